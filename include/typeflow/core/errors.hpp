@@ -1,0 +1,77 @@
+// typeflow/core/errors.hpp — run-time errors, one class per TensorFlow status code.
+//
+// Every message names the node, variable or file concerned. Catch `typeflow::error`
+// for all of them, or the code you can handle.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace typeflow {
+
+enum class error_code {
+  cancelled = 1,
+  unknown = 2,
+  invalid_argument = 3,
+  not_found = 5,
+  already_exists = 6,
+  failed_precondition = 9,
+  out_of_range = 11,
+  unimplemented = 12,
+  internal = 13,
+  data_loss = 15,
+};
+
+constexpr std::string_view error_code_name(error_code c) noexcept {
+  switch (c) {
+    case error_code::cancelled: return "Cancelled";
+    case error_code::unknown: return "Unknown";
+    case error_code::invalid_argument: return "InvalidArgument";
+    case error_code::not_found: return "NotFound";
+    case error_code::already_exists: return "AlreadyExists";
+    case error_code::failed_precondition: return "FailedPrecondition";
+    case error_code::out_of_range: return "OutOfRange";
+    case error_code::unimplemented: return "Unimplemented";
+    case error_code::internal: return "Internal";
+    case error_code::data_loss: return "DataLoss";
+  }
+  return "Unknown";
+}
+
+/// Base of every typeflow run-time error; `what()` reads "Code: message".
+class error : public std::runtime_error {
+ public:
+  error(error_code code, const std::string& message)
+      : std::runtime_error(std::string(error_code_name(code)) + ": " + message),
+        code_(code),
+        message_(message) {}
+  error_code code() const noexcept { return code_; }
+  /// The message without the code prefix.
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  error_code code_;
+  std::string message_;
+};
+
+#define TYPEFLOW_DEFINE_ERROR(cls, code_value)                                  \
+  class cls : public error {                                                    \
+   public:                                                                      \
+    explicit cls(const std::string& message) : error(code_value, message) {}    \
+  };
+
+TYPEFLOW_DEFINE_ERROR(cancelled_error, error_code::cancelled)
+TYPEFLOW_DEFINE_ERROR(unknown_error, error_code::unknown)
+TYPEFLOW_DEFINE_ERROR(invalid_argument_error, error_code::invalid_argument)
+TYPEFLOW_DEFINE_ERROR(not_found_error, error_code::not_found)
+TYPEFLOW_DEFINE_ERROR(already_exists_error, error_code::already_exists)
+TYPEFLOW_DEFINE_ERROR(failed_precondition_error, error_code::failed_precondition)
+TYPEFLOW_DEFINE_ERROR(out_of_range_error, error_code::out_of_range)
+TYPEFLOW_DEFINE_ERROR(unimplemented_error, error_code::unimplemented)
+TYPEFLOW_DEFINE_ERROR(internal_error, error_code::internal)
+TYPEFLOW_DEFINE_ERROR(data_loss_error, error_code::data_loss)
+
+#undef TYPEFLOW_DEFINE_ERROR
+
+}  // namespace typeflow

@@ -1,0 +1,148 @@
+// typeflow/core/node.hpp — what a node is.
+//
+// A node is an empty class type; its type is its identity (DESIGN rule 1). It says
+//   value_type   its element type (float, double, int32_t, int64_t, bool),
+//   shape_type   its static shape, `shape<...>`,
+//   inputs       an mp_list of the nodes its value is computed from,
+//   kind         how the session evaluates it (see node_kind),
+// and optionally
+//   targets      variables it writes (graph edges that are not evaluated),
+//   reads        variables it reads without evaluating them as inputs,
+//   name         a fixed_string, for nodes that carry run-time data (named nodes),
+//   op_name      the TensorFlow-style base of automatic names ("add", "MatMul").
+#pragma once
+
+#include <string_view>
+#include <type_traits>
+
+#include <boost/mp11/algorithm.hpp>
+#include <boost/mp11/list.hpp>
+
+#include "typeflow/core/dtype.hpp"
+#include "typeflow/core/fixed_string.hpp"
+#include "typeflow/core/shape.hpp"
+
+namespace typeflow {
+
+namespace mp = boost::mp11;
+
+/// How the session evaluates a node.
+enum class node_kind {
+  leaf,         // placeholder, variable, constant: the session provides the value
+  elementwise,  // `static R apply(scalars...)`: fused into one lazy expression when possible
+  compute,      // `static void compute(out, inputs...)`: writes a planned buffer
+  effect,       // `static decltype(auto) effect(ctx, inputs...)`: may touch session state
+};
+
+/// Base of every node type; empty, so nodes cost nothing to copy.
+struct node_base {};
+
+template <class T, class S, node_kind K, class... In>
+struct node_facade : node_base {
+  using value_type = T;
+  using shape_type = S;
+  using inputs = mp::mp_list<In...>;
+  static constexpr node_kind kind = K;
+};
+
+/// A typeflow graph node. An error here means the argument is not a node:
+/// build nodes with typeflow::placeholder, variable, constant or an op.
+template <class N>
+concept node = std::is_base_of_v<node_base, N> && std::is_empty_v<N> && requires {
+  typename N::value_type;
+  typename N::shape_type;
+  typename N::inputs;
+  N::kind;
+};
+
+template <class N>
+concept named_node = node<N> && requires { N::name; };
+
+// --- traits with defaults ---------------------------------------------------------------
+
+namespace detail {
+template <class N>
+struct targets_impl {
+  using type = mp::mp_list<>;
+};
+template <class N>
+  requires requires { typename N::targets; }
+struct targets_impl<N> {
+  using type = typename N::targets;
+};
+template <class N>
+struct reads_impl {
+  using type = mp::mp_list<>;
+};
+template <class N>
+  requires requires { typename N::reads; }
+struct reads_impl<N> {
+  using type = typename N::reads;
+};
+}  // namespace detail
+
+template <class N>
+using inputs_of = typename N::inputs;
+template <class N>
+using targets_of = typename detail::targets_impl<N>::type;
+template <class N>
+using reads_of = typename detail::reads_impl<N>::type;
+
+/// Every edge of the graph: the inputs, then the variables written.
+template <class N>
+using graph_edges_of = mp::mp_append<inputs_of<N>, targets_of<N>>;
+
+template <class N>
+using value_type_of = typename N::value_type;
+template <class N>
+using shape_of = typename N::shape_type;
+
+/// The container a fetch of N returns (the scalar itself for rank 0).
+template <class N>
+using result_t = storage_t<value_type_of<N>, shape_of<N>>;
+
+template <class N>
+inline constexpr bool is_elementwise = N::kind == node_kind::elementwise;
+
+/// The name a node carries in its type, or "" for anonymous ops.
+template <class N>
+constexpr std::string_view name_of() {
+  if constexpr (named_node<N>) {
+    return N::name.view();
+  } else {
+    return {};
+  }
+}
+
+/// Base of automatic names ("add", "mul", "MatMul"), TensorFlow's op type names.
+template <class N>
+constexpr std::string_view op_name_of() {
+  if constexpr (requires { N::op_name; }) {
+    return N::op_name;
+  } else {
+    return "Op";
+  }
+}
+
+/// Membership without instantiating a class per query: builtin type identity over a pack.
+namespace detail {
+template <class L, class V>
+struct contains_impl;
+template <template <class...> class L, class... T, class V>
+struct contains_impl<L<T...>, V> {
+  static constexpr bool value = (__is_same(T, V) || ...);
+};
+template <class L, class V>
+struct count_impl;
+template <template <class...> class L, class... T, class V>
+struct count_impl<L<T...>, V> {
+  static constexpr std::size_t value = (std::size_t{__is_same(T, V)} + ... + 0);
+};
+}  // namespace detail
+
+template <class L, class V>
+inline constexpr bool contains_v = detail::contains_impl<L, V>::value;
+template <class L, class V>
+inline constexpr std::size_t count_v = detail::count_impl<L, V>::value;
+
+}  // namespace typeflow

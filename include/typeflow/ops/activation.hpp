@@ -1,0 +1,46 @@
+// typeflow/ops/activation.hpp — tanh, sigmoid, relu (elementwise activations).
+#pragma once
+
+#include <cmath>
+
+#include "typeflow/ops/math.hpp"
+
+namespace typeflow {
+
+namespace fn {
+struct tanh {
+  static constexpr std::string_view op_name = "Tanh";
+  template <class T> T operator()(T a) const { return std::tanh(a); }
+};
+struct sigmoid {
+  static constexpr std::string_view op_name = "Sigmoid";
+  // Stable for large |a|: never exponentiates a positive number.
+  template <class T> T operator()(T a) const {
+    if (a >= T(0)) return T(1) / (T(1) + std::exp(-a));
+    const T e = std::exp(a);
+    return e / (T(1) + e);
+  }
+};
+struct relu {
+  static constexpr std::string_view op_name = "Relu";
+  template <class T> constexpr T operator()(T a) const { return a > T(0) ? a : T(0); }
+};
+}  // namespace fn
+
+/// tf.tanh, tf.sigmoid (tf.nn.sigmoid)
+template <node A>
+constexpr auto tanh(A a) {
+  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
+                "typeflow::tanh(x) needs a float or double x: use typeflow::cast<float>(x)");
+  return make_unary<fn::tanh>(a);
+}
+template <node A>
+constexpr auto sigmoid(A a) {
+  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
+                "typeflow::sigmoid(x) needs a float or double x: use typeflow::cast<float>(x)");
+  return make_unary<fn::sigmoid>(a);
+}
+/// tf.nn.relu
+template <node A> constexpr auto relu(A a) { return make_unary<fn::relu>(a); }
+
+}  // namespace typeflow

@@ -1,0 +1,45 @@
+// typeflow/ops/arithmetic.hpp — + - * / and unary minus, with numpy broadcasting.
+#pragma once
+
+#include "typeflow/ops/elementwise.hpp"
+
+namespace typeflow {
+
+namespace fn {
+struct add {
+  static constexpr std::string_view op_name = "add";
+  template <class T> constexpr T operator()(T a, T b) const { return a + b; }
+};
+struct sub {
+  static constexpr std::string_view op_name = "sub";
+  template <class T> constexpr T operator()(T a, T b) const { return a - b; }
+};
+struct mul {
+  static constexpr std::string_view op_name = "mul";
+  template <class T> constexpr T operator()(T a, T b) const { return a * b; }
+};
+struct div {
+  // TensorFlow's tf.divide truncates for integers as `a / b` does in C++ (tf.div).
+  static constexpr std::string_view op_name = "truediv";
+  template <class T> constexpr T operator()(T a, T b) const { return a / b; }
+};
+struct neg {
+  static constexpr std::string_view op_name = "Neg";
+  template <class T> constexpr T operator()(T a) const { return -a; }
+};
+}  // namespace fn
+
+template <node A, node B> constexpr auto operator+(A a, B b) { return make_binary<fn::add>(a, b); }
+template <node A, node B> constexpr auto operator-(A a, B b) { return make_binary<fn::sub>(a, b); }
+template <node A, node B> constexpr auto operator*(A a, B b) { return make_binary<fn::mul>(a, b); }
+template <node A, node B> constexpr auto operator/(A a, B b) { return make_binary<fn::div>(a, b); }
+template <node A> constexpr auto operator-(A a) { return make_unary<fn::neg>(a); }
+
+/// tf.add, tf.subtract, tf.multiply, tf.divide, tf.negative
+template <node A, node B> constexpr auto add(A a, B b) { return a + b; }
+template <node A, node B> constexpr auto subtract(A a, B b) { return a - b; }
+template <node A, node B> constexpr auto multiply(A a, B b) { return a * b; }
+template <node A, node B> constexpr auto divide(A a, B b) { return a / b; }
+template <node A> constexpr auto negative(A a) { return -a; }
+
+}  // namespace typeflow

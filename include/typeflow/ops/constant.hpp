@@ -1,0 +1,130 @@
+// typeflow/ops/constant.hpp — tf.constant: compile-time literals and named constant tensors.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include <xtensor/xadapt.hpp>
+
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+namespace detail {
+template <class V>
+using literal_element_t =
+    std::conditional_t<std::is_same_v<V, bool>, bool,
+                       std::conditional_t<std::is_floating_point_v<V>, V,
+                                          std::conditional_t<(sizeof(V) > 4), std::int64_t, std::int32_t>>>;
+}  // namespace detail
+
+/// A compile-time scalar. Anonymous: two literals of equal value and type are one node.
+/// In an op with a node of another element type, a literal takes that type, as a Python
+/// number does in TensorFlow (`x * constant<2>()` with float x multiplies by 2.0f).
+template <auto V, element_type T>
+struct literal_node : node_facade<T, scalar, node_kind::leaf> {
+  static constexpr T value = static_cast<T>(V);
+  static constexpr bool is_literal = true;
+  static constexpr std::string_view op_name = "Const";
+  template <element_type U>
+  using as = literal_node<V, U>;
+};
+
+/// `constant<2.0>()` is `tf.constant(2.)`; `constant<2>()` is an int32 constant;
+/// `constant<0.5, float>()` chooses the element type.
+template <auto V, class T = detail::literal_element_t<decltype(V)>>
+  requires std::is_arithmetic_v<decltype(V)>
+constexpr literal_node<V, T> constant() {
+  return {};
+}
+
+/// A named constant tensor. Its data is defined once per program, by
+/// `constant<"table">(values)`; defining it again with other values throws.
+template <fixed_string Name, element_type T, shape_type S>
+struct named_constant_node : node_facade<T, S, node_kind::leaf> {
+  static constexpr auto name = Name;
+  static constexpr bool is_named_constant = true;
+  static constexpr std::string_view op_name = "Const";
+  using storage_type = storage_t<T, S>;
+
+  static const storage_type& value() {
+    const auto& r = registry();
+    if (!r) throw failed_precondition_error("Constant " + std::string(Name.view()) + " has no value: define it with typeflow::constant<\"" + std::string(Name.view()) + "\">(values)");
+    return *r;
+  }
+  template <class E>
+  static void define(const E& values) {
+    auto& r = registry();
+    storage_type v{};
+    if constexpr (std::is_arithmetic_v<storage_type>) {
+      v = static_cast<T>(values);
+    } else {
+      if (!shape_matches<S>(runtime_shape(values)))
+        throw invalid_argument_error("Constant " + std::string(Name.view()) + " has shape " +
+                                     shape_string<S>() + " but its values have shape " +
+                                     shape_string(runtime_shape(values)));
+      v = values;
+    }
+    if (r) {
+      if (!(*r == v))
+        throw already_exists_error("Constant " + std::string(Name.view()) + " already exists with other values");
+      return;
+    }
+    r = std::make_unique<storage_type>(std::move(v));
+  }
+
+ private:
+  static std::unique_ptr<storage_type>& registry() {
+    static std::unique_ptr<storage_type> v;
+    return v;
+  }
+};
+
+namespace detail {
+template <class E>
+struct constant_traits {  // xtensor containers: dims from the type when static
+  using value_type = typename E::value_type;
+  using shape_type = decltype([] {
+    if constexpr (requires { E::rank; }) {
+      return []<std::size_t... I>(std::index_sequence<I...>) { return shape<((void)I, dyn)...>{}; }(
+          std::make_index_sequence<E::rank>{});
+    } else {
+      return scalar{};
+    }
+  }());
+};
+template <class T, std::size_t... D, xt::layout_type L, bool SH, class Tag>
+struct constant_traits<xt::xfixed_container<T, xt::fixed_shape<D...>, L, SH, Tag>> {
+  using value_type = T;
+  using shape_type = shape<static_cast<std::ptrdiff_t>(D)...>;
+};
+template <class T>
+  requires std::is_arithmetic_v<T>
+struct constant_traits<T> {
+  using value_type = detail::literal_element_t<T>;
+  using shape_type = scalar;
+};
+}  // namespace detail
+
+/// `constant<"table">(values)`: a named constant whose element type and shape come from
+/// `values` (an xtensor container, `xtensor_fixed` for static dims, or a scalar).
+template <fixed_string Name, class E>
+auto constant(const E& values) {
+  using traits = detail::constant_traits<E>;
+  using N = named_constant_node<Name, typename traits::value_type, typename traits::shape_type>;
+  N::define(values);
+  return N{};
+}
+
+/// `constant<"table", float, shape<2, 3>>(values)`: element type and shape chosen.
+template <fixed_string Name, element_type T, shape_type S, class E>
+auto constant(const E& values) {
+  using N = named_constant_node<Name, T, S>;
+  N::define(values);
+  return N{};
+}
+
+}  // namespace typeflow

@@ -1,0 +1,105 @@
+// typeflow/ops/elementwise.hpp — the machinery shared by elementwise ops.
+//
+// An elementwise op is a scalar function object `Fn` (with `op_name`) applied with numpy
+// broadcasting. The session fuses chains of them into one lazy xtensor expression
+// (xt::make_lambda_xfunction), or calls Fn directly on scalars.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include <xtensor/xmath.hpp>
+
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+namespace detail {
+template <class Fn, class... T>
+using fn_result_t = std::remove_cvref_t<decltype(std::declval<Fn>()(std::declval<T>()...))>;
+
+template <class... S>
+struct broadcast_all;
+template <class S>
+struct broadcast_all<S> {
+  using type = S;
+};
+template <class A, class B, class... R>
+struct broadcast_all<A, B, R...> {
+  using type = typename broadcast_all<broadcast_shape<A, B>, R...>::type;
+};
+}  // namespace detail
+
+template <class Fn, class... In>
+struct elementwise_node
+    : node_facade<detail::fn_result_t<Fn, value_type_of<In>...>,
+                  typename detail::broadcast_all<shape_of<In>...>::type, node_kind::elementwise, In...> {
+  static constexpr std::string_view op_name = Fn::op_name;
+  using function = Fn;
+  template <class... N>
+  using rebind = elementwise_node<Fn, N...>;
+
+  /// The op on scalars, or a lazy broadcasting expression on tensors.
+  template <class... A>
+  static auto apply(A&&... a) {
+    if constexpr ((std::is_arithmetic_v<std::remove_cvref_t<A>> && ...)) {
+      return Fn{}(a...);
+    } else {
+      return xt::make_lambda_xfunction(Fn{}, std::forward<A>(a)...);
+    }
+  }
+};
+
+// --- checks with readable diagnostics ----------------------------------------------------
+
+/// In a diagnostic, names the two static shapes numpy broadcasting rejects.
+template <class A, class B>
+struct shapes_must_be_broadcast_compatible : std::bool_constant<broadcast_compatible<A, B>> {};
+
+template <class A, class B>
+struct operands_must_have_the_same_element_type : std::bool_constant<std::is_same_v<A, B>> {};
+
+namespace detail {
+template <class A, class B>
+inline constexpr bool is_literal_v = requires { A::is_literal; };
+
+// A literal takes the element type of the other operand (Python-number semantics).
+template <class A, class B>
+struct adapt_literal {
+  using type = A;
+};
+template <class A, class B>
+  requires(requires { A::is_literal; } && !requires { B::is_literal; } &&
+           element_type<value_type_of<B>> && !std::is_same_v<value_type_of<A>, value_type_of<B>>)
+struct adapt_literal<A, B> {
+  using type = typename A::template as<value_type_of<B>>;
+};
+}  // namespace detail
+
+/// Builds the node of a binary elementwise op, checking element types and shapes.
+/// After a failed check it returns a node of a valid type, so only one error shows.
+template <class Fn, class A, class B>
+constexpr auto make_binary(A, B) {
+  using LA = typename detail::adapt_literal<A, B>::type;
+  using LB = typename detail::adapt_literal<B, A>::type;
+  constexpr bool same_type = operands_must_have_the_same_element_type<value_type_of<LA>, value_type_of<LB>>::value;
+  static_assert(operands_must_have_the_same_element_type<value_type_of<LA>, value_type_of<LB>>::value,
+                "the operands of an elementwise op must have the same element type: convert one "
+                "with typeflow::cast<T>(x)");
+  constexpr bool shapes_ok = shapes_must_be_broadcast_compatible<shape_of<LA>, shape_of<LB>>::value;
+  static_assert(shapes_must_be_broadcast_compatible<shape_of<LA>, shape_of<LB>>::value,
+                "the operands' static shapes are not compatible for broadcasting (numpy rules: "
+                "trailing dimensions must be equal or 1)");
+  if constexpr (same_type && shapes_ok) {
+    return elementwise_node<Fn, LA, LB>{};
+  } else {
+    return elementwise_node<Fn, LA, LA>{};  // inert: the error above is the one to read
+  }
+}
+
+template <class Fn, class A>
+constexpr auto make_unary(A) {
+  return elementwise_node<Fn, A>{};
+}
+
+}  // namespace typeflow

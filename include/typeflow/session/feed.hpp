@@ -1,0 +1,55 @@
+// typeflow/session/feed.hpp — feed(x, value) and fetch(a, b, ...): what run() takes.
+#pragma once
+
+#include <tuple>
+#include <type_traits>
+
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+/// In a diagnostic: the fed value's element type differs from the node's.
+template <class Node, class Value>
+struct fed_value_must_have_the_node_element_type
+    : std::bool_constant<std::is_same_v<typename Node::value_type, Value>> {};
+
+/// A value for one node in one run; made by typeflow::feed. Holds a reference to a
+/// container (which must outlive the run) or, for a scalar, the value itself.
+template <class Node, class Stored>
+struct feed_t {
+  using node_type = Node;
+  Stored value;
+};
+
+/// `feed(x, value)` is TensorFlow's `feed_dict={x: value}`. Any node may be fed; its
+/// inputs are then not evaluated. Scalars convert to the node's element type, tensors
+/// must have it; dynamic dims are checked when the run starts.
+template <node N, class V>
+auto feed(N, const V& value) {
+  using T = value_type_of<N>;
+  if constexpr (std::is_arithmetic_v<V>) {
+    static_assert(shape_of<N>::rank == 0,
+                  "feed(x, value): a scalar value can only feed a node of rank 0 (shape<>)");
+    return feed_t<N, T>{static_cast<T>(value)};
+  } else {
+    static_assert(fed_value_must_have_the_node_element_type<N, typename V::value_type>::value,
+                  "feed(x, value): the value's element type must be the node's element type");
+    if constexpr (shape_of<N>::rank == 0) {
+      return feed_t<N, T>{static_cast<T>(value())};  // a 0-d container
+    } else {
+      return feed_t<N, const V&>{value};
+    }
+  }
+}
+
+/// Several fetches in one run; run() then returns a std::tuple of their values.
+template <class... N>
+struct fetch_list {};
+
+/// `sess.run(fetch(a, b))` is TensorFlow's `sess.run([a, b])`: each node evaluated once.
+template <class... N>
+constexpr fetch_list<N...> fetch(N...) {
+  return {};
+}
+
+}  // namespace typeflow

@@ -1,0 +1,457 @@
+// typeflow/session/session.hpp — tf.Session: variable storage and run().
+//
+// A session owns storage for every variable reachable from its roots. run() evaluates
+// exactly the computation path of its fetches (graph::path_order), each node once, in a
+// topological order fixed at compile time. Buffers are planned once per (fetch, feed)
+// combination and reused: a steady-state run of a static-shape graph allocates nothing.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <iostream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/graph/traverse.hpp"
+#include "typeflow/ops/init.hpp"
+#include "typeflow/session/feed.hpp"
+
+namespace typeflow {
+
+/// What fetching a node without a value (typeflow::group) returns, like TensorFlow's None.
+struct none_t {
+  friend constexpr bool operator==(none_t, none_t) { return true; }
+};
+
+// --- diagnostics: each names the user's names and states the fix -----------------------
+
+/// In a diagnostic: the run's path reaches this placeholder, and no feed gives it a value.
+template <fixed_string Placeholder>
+struct you_must_feed_a_value_for_placeholder : std::false_type {};
+
+/// In a diagnostic: two different nodes of one graph have this full name.
+template <fixed_string Name>
+struct two_nodes_of_the_graph_have_the_name : std::false_type {};
+
+/// In a diagnostic: the run's path reads this variable, which the session does not hold.
+template <fixed_string Variable>
+struct variable_is_not_in_the_sessions_graph : std::false_type {};
+
+/// In a diagnostic: this argument of run() is neither a node, fetch(...) nor feed(...).
+template <class T>
+struct fetch_is_not_a_typeflow_node : std::false_type {};
+
+namespace detail {
+
+template <class L>
+struct check_feeds_impl {
+  static constexpr bool value = true;
+};
+template <class P, class... Rest>
+struct check_feeds_impl<mp::mp_list<P, Rest...>> {
+  static_assert(you_must_feed_a_value_for_placeholder<P::name>::value,
+                "run(fetch) needs a value for a placeholder on the fetch's computation path: "
+                "pass typeflow::feed(placeholder, value)");
+  static constexpr bool value = false;
+};
+
+template <class Named, std::size_t I = graph::first_duplicate_name<Named>>
+struct check_names_impl {
+  static constexpr bool value = true;
+};
+template <class Named, std::size_t I>
+  requires(I < mp::mp_size<Named>::value)
+struct check_names_impl<Named, I> {
+  using dup = mp::mp_at_c<Named, I>;
+  static_assert(two_nodes_of_the_graph_have_the_name<dup::name>::value,
+                "names are unique per graph: two different nodes (another dtype, shape or kind) "
+                "have the same full name; rename one of them");
+  static constexpr bool value = false;
+};
+
+template <class Vars, class Used>
+struct check_vars_impl;
+template <class Vars, class... U>
+struct check_vars_impl<Vars, mp::mp_list<U...>> {
+  template <class V>
+  static constexpr bool one() {
+    if constexpr (!contains_v<Vars, V>) {
+      static_assert(variable_is_not_in_the_sessions_graph<V::name>::value,
+                    "the run's path uses a variable that the session does not hold: pass a node "
+                    "that reaches it to the session's constructor");
+      return false;
+    } else {
+      return true;
+    }
+  }
+  static constexpr bool value = (one<U>() && ...);
+};
+
+template <class F>
+struct is_fetch_list : std::false_type {};
+template <class... N>
+struct is_fetch_list<fetch_list<N...>> : std::true_type {};
+
+template <class F>
+struct fetches_of {
+  using type = mp::mp_list<F>;
+};
+template <class... N>
+struct fetches_of<fetch_list<N...>> {
+  using type = mp::mp_list<N...>;
+};
+
+template <class N>
+struct effect_output {
+  using type = none_t;
+};
+template <class N>
+  requires requires { typename N::output_type; }
+struct effect_output<N> {
+  using type = typename N::output_type;
+};
+
+// Buffer of a materialized node: its value for elementwise and compute ops, its own
+// output for effects that have one.
+template <class N>
+struct buffer_impl {
+  using type = storage_t<value_type_of<N>, shape_of<N>>;
+};
+template <class N>
+  requires(N::kind == node_kind::effect)
+struct buffer_impl<N> {
+  using type = typename effect_output<N>::type;
+};
+template <class N>
+using buffer_t = typename buffer_impl<N>::type;
+
+inline std::size_t next_plan_id() {
+  static std::atomic<std::size_t> next{0};
+  return next++;
+}
+template <class Plan>
+inline const std::size_t plan_id = next_plan_id();
+
+template <class V>
+struct variable_slot {
+  storage_t<value_type_of<V>, shape_of<V>> value{};
+  bool initialized = false;
+};
+
+template <class L>
+struct as_tuple_impl;
+template <class... T>
+struct as_tuple_impl<mp::mp_list<T...>> {
+  using type = std::tuple<T...>;
+};
+
+}  // namespace detail
+
+/// What fetching N returns: its value as a container (the scalar itself for rank 0), or
+/// the output of an effect node (none_t for group).
+template <class N>
+using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !requires { typename N::forwards; } &&
+                                       !requires { typename N::forwards_variable; },
+                                   typename detail::effect_output<N>::type, result_t<N>>;
+
+/// tf.Session. `session sess(roots...)` holds every variable the roots reach.
+template <class... Roots>
+class session {
+  static_assert((node<Roots> && ...),
+                "typeflow::session(roots...) takes graph nodes (placeholders, variables, ops)");
+
+ public:
+  /// Every node of the session's graph, inputs first.
+  using graph_nodes = graph::graph_order<Roots...>;
+  using variables = mp::mp_filter<graph::is_variable_node, graph_nodes>;
+  using named_nodes = mp::mp_filter<graph::is_named, graph_nodes>;
+  static_assert(detail::check_names_impl<named_nodes>::value);
+
+  explicit session(Roots...) : vars_(std::make_unique<var_storage>()) {}
+
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+  session(session&&) noexcept = default;
+  session& operator=(session&&) noexcept = default;
+
+  /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple.
+  template <class Fetch, class... Feeds>
+  auto run(Fetch, const Feeds&... feeds);
+
+  /// Where typeflow::print writes (std::cerr by default, as tf.Print).
+  void set_print_stream(std::ostream& os) noexcept { print_stream_ = &os; }
+  std::ostream& print_stream() const noexcept { return *print_stream_; }
+
+  // --- variable state -------------------------------------------------------------------
+
+  template <class V>
+  static constexpr bool holds = contains_v<variables, V>;
+
+  /// The slot of variable V (value and initialized flag).
+  template <class V>
+  auto& slot() noexcept {
+    static_assert(holds<V>, "the session does not hold this variable");
+    return std::get<mp::mp_find<variables, V>::value>(*vars_);
+  }
+  template <class V>
+  const auto& slot() const noexcept {
+    return std::get<mp::mp_find<variables, V>::value>(*vars_);
+  }
+  template <class V>
+  bool is_initialized(V = {}) const noexcept {
+    return slot<V>().initialized;
+  }
+
+  /// Runs every variable's initializer (what running global_variables_initializer does).
+  void initialize_all() {
+    mp::mp_for_each<mp::mp_transform<mp::mp_identity, variables>>(
+        [&](auto id) { initialize<typename decltype(id)::type>(); });
+  }
+  template <class V>
+  void initialize() {
+    auto& s = slot<V>();
+    init::fill(s.value, V::initializer(), V::name.view());
+    s.initialized = true;
+  }
+  /// Names of the variables not initialized yet, in graph order.
+  std::vector<std::string> uninitialized_names() const {
+    std::vector<std::string> out;
+    mp::mp_for_each<mp::mp_transform<mp::mp_identity, variables>>([&](auto id) {
+      using V = typename decltype(id)::type;
+      if (!slot<V>().initialized) out.emplace_back(V::name.view());
+    });
+    return out;
+  }
+
+ private:
+  using var_storage =
+      typename detail::as_tuple_impl<mp::mp_transform<detail::variable_slot, variables>>::type;
+
+  template <class S, class Fetches, class Fed, class FeedTuple>
+  friend struct run_context;
+
+  struct plan_holder {
+    void* p = nullptr;
+    void (*destroy)(void*) = nullptr;
+    plan_holder() = default;
+    plan_holder(plan_holder&& o) noexcept : p(std::exchange(o.p, nullptr)), destroy(o.destroy) {}
+    plan_holder& operator=(plan_holder&& o) noexcept {
+      std::swap(p, o.p);
+      std::swap(destroy, o.destroy);
+      return *this;
+    }
+    ~plan_holder() {
+      if (p) destroy(p);
+    }
+  };
+
+  template <class Buffers>
+  Buffers& buffers_for(std::size_t id) {
+    if (id >= plans_.size()) plans_.resize(id + 1);
+    auto& h = plans_[id];
+    if (!h.p) {
+      h.p = new Buffers();
+      h.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
+    }
+    return *static_cast<Buffers*>(h.p);
+  }
+
+  std::unique_ptr<var_storage> vars_;
+  std::vector<plan_holder> plans_;
+  std::ostream* print_stream_ = &std::cerr;
+};
+
+template <class... Roots>
+session(Roots...) -> session<Roots...>;
+
+/// One run: the values of the path's nodes, the feeds and the session's state.
+/// Effect nodes receive it: `ctx.template value<N>()`, `ctx.template variable<V>()`.
+template <class Session, class Fetches, class Fed, class FeedTuple>
+struct run_context {
+  using info = graph::path_info<Fetches, Fed>;
+  using order = typename info::order;
+  template <class N>
+  using is_materialized = std::bool_constant<info::template materialized<N>>;
+  using materialized = mp::mp_filter<is_materialized, order>;
+  using buffers_type =
+      typename detail::as_tuple_impl<mp::mp_transform<detail::buffer_t, materialized>>::type;
+
+  Session& session;
+  const FeedTuple& feeds;
+  buffers_type& buffers;
+
+  template <class N>
+  auto& buffer() noexcept {
+    return std::get<mp::mp_find<materialized, N>::value>(buffers);
+  }
+
+  /// The value of node N in this run: a reference to a buffer, feed or variable, or the
+  /// lazy expression of a fused elementwise op.
+  template <class N>
+  decltype(auto) value() {
+    if constexpr (contains_v<Fed, N>) {
+      return (std::get<mp::mp_find<Fed, N>::value>(feeds).value);
+    } else if constexpr (N::kind == node_kind::leaf) {
+      if constexpr (requires { N::is_variable; }) {
+        return static_cast<const decltype(slot_of<N>().value)&>(slot_of<N>().value);
+      } else if constexpr (requires { N::is_literal; }) {
+        return (N::value);
+      } else if constexpr (requires { N::is_named_constant; }) {
+        return N::value();
+      } else {
+        static_assert(requires { N::is_placeholder; }, "unknown leaf node");
+        return N::value_of_unfed_placeholder;  // unreachable: unfed placeholders do not compile
+      }
+    } else if constexpr (N::kind == node_kind::effect && requires { typename N::forwards; }) {
+      return value<typename N::forwards>();
+    } else if constexpr (N::kind == node_kind::effect && requires { typename N::forwards_variable; }) {
+      return static_cast<const decltype(slot_of<typename N::forwards_variable>().value)&>(
+          slot_of<typename N::forwards_variable>().value);
+    } else if constexpr (info::template materialized<N>) {
+      return static_cast<const detail::buffer_t<N>&>(buffer<N>());
+    } else {
+      return apply_inputs<N>(inputs_of<N>{});
+    }
+  }
+
+  /// The storage slot of variable V: `.value` and `.initialized`.
+  template <class V>
+  auto& slot_of() noexcept {
+    return session.template slot<V>();
+  }
+
+  template <class V>
+  auto& variable() noexcept {
+    return slot_of<V>().value;
+  }
+
+  /// Evaluates node N at its place in the order, if it is materialized.
+  template <class N>
+  void step() {
+    if constexpr (info::template materialized<N>) {
+      if constexpr (N::kind == node_kind::elementwise) {
+        auto& out = buffer<N>();
+        if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(out)>>) {
+          out = apply_inputs<N>(inputs_of<N>{});
+        } else {
+          xt::noalias(out) = apply_inputs<N>(inputs_of<N>{});
+        }
+      } else if constexpr (N::kind == node_kind::compute) {
+        compute_inputs<N>(inputs_of<N>{});
+      } else {
+        static_assert(N::kind == node_kind::effect);
+        N::run(*this);
+      }
+    }
+  }
+
+ private:
+  template <class N, class... In>
+  decltype(auto) apply_inputs(mp::mp_list<In...>) {
+    return N::apply(value<In>()...);
+  }
+  template <class N, class... In>
+  void compute_inputs(mp::mp_list<In...>) {
+    N::compute(buffer<N>(), value<In>()...);
+  }
+};
+
+namespace detail {
+
+template <class F>
+void check_feed_shape(const F& f) {
+  using N = typename F::node_type;
+  if constexpr (shape_of<N>::rank > 0) {
+    const auto& got = f.value.shape();
+    if (!shape_matches<shape_of<N>>(got)) {
+      throw invalid_argument_error("Cannot feed value of shape " + shape_string(got) + " for " +
+                                   std::string(op_name_of<N>() == "Placeholder" ? "placeholder '" : "node '") +
+                                   std::string(name_of<N>()) + "', which has shape " +
+                                   shape_string<shape_of<N>>());
+    }
+  }
+}
+
+template <class Ctx, class... N>
+void run_steps(Ctx& ctx, mp::mp_list<N...>) {
+  (ctx.template step<N>(), ...);
+}
+
+template <class Ctx, class... N, bool Single>
+auto collect(Ctx& ctx, mp::mp_list<N...>, std::bool_constant<Single>) {
+  if constexpr (Single) {
+    using F = mp::mp_front<mp::mp_list<N...>>;
+    return fetch_result_t<F>(ctx.template value<F>());
+  } else {
+    return std::tuple<fetch_result_t<N>...>(fetch_result_t<N>(ctx.template value<N>())...);
+  }
+}
+
+}  // namespace detail
+
+template <class... Roots>
+template <class Fetch, class... Feeds>
+auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
+  constexpr bool fetch_ok = node<Fetch> || detail::is_fetch_list<Fetch>::value;
+  if constexpr (!fetch_ok) {
+    static_assert(fetch_is_not_a_typeflow_node<Fetch>::value,
+                  "run(fetch, feeds...): the fetch must be a typeflow node or typeflow::fetch(nodes...)");
+    return none_t{};
+  } else {
+    using fetches = typename detail::fetches_of<Fetch>::type;
+    static_assert(mp::mp_all_of<fetches, graph::is_node>::value,
+                  "run(fetch(a, b, ...)): every fetch must be a typeflow node");
+    static_assert((requires { typename Feeds::node_type; } && ...),
+                  "run(fetch, feeds...): pass feeds as typeflow::feed(node, value)");
+    using fed = mp::mp_list<typename Feeds::node_type...>;
+    static_assert(mp::mp_is_set<fed>::value, "run(fetch, feeds...): a node is fed twice");
+    using feed_tuple = std::tuple<const Feeds&...>;
+    using ctx_t = run_context<session, fetches, fed, feed_tuple>;
+    using order = typename ctx_t::order;
+
+    using unfed = mp::mp_copy_if_q<mp::mp_filter<graph::is_placeholder_node, order>,
+                                     graph::not_in<fed>>;
+    constexpr bool fed_ok = detail::check_feeds_impl<unfed>::value;
+    using read_vars = mp::mp_copy_if_q<mp::mp_filter<graph::is_variable_node, order>,
+                                         graph::not_in<fed>>;
+    using effect_vars = mp::mp_apply<graph::append_lists,
+                                     mp::mp_transform<reads_of, order>>;
+    using written_vars = mp::mp_apply<graph::append_lists,
+                                      mp::mp_transform<targets_of, order>>;
+    using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
+    constexpr bool vars_ok =
+        detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
+    if constexpr (!fed_ok || !vars_ok) {
+      return none_t{};
+    } else {
+      // Everything that can be rejected is rejected before anything runs.
+      (detail::check_feed_shape(feeds), ...);
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, checked_vars>>([&](auto id) {
+        using V = typename decltype(id)::type;
+        if (!slot<V>().initialized)
+          throw failed_precondition_error("Attempting to use uninitialized value " +
+                                          std::string(V::name.view()));
+      });
+
+      auto& bufs = buffers_for<typename ctx_t::buffers_type>(detail::plan_id<ctx_t>);
+      const feed_tuple feed_refs(feeds...);
+      ctx_t ctx{*this, feed_refs, bufs};
+      detail::run_steps(ctx, order{});
+      return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+    }
+  }
+}
+
+
+}  // namespace typeflow
