@@ -76,7 +76,13 @@ namespace init {
 template <class Storage>
 void fill(Storage& storage, const initializer& init, std::string_view name) {
   constexpr bool is_scalar = std::is_arithmetic_v<Storage>;
-  using T = std::conditional_t<is_scalar, Storage, typename Storage::value_type>;
+  using T = typename decltype([] {
+    if constexpr (is_scalar) {
+      return std::type_identity<Storage>{};
+    } else {
+      return std::type_identity<typename Storage::value_type>{};
+    }
+  }())::type;
   std::mt19937_64 rng(init.seed ? *init.seed : (detail::fnv1a(name) ^ detail::global_seed()));
 
   double lo = init.a, hi = init.b;

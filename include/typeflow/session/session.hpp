@@ -25,14 +25,11 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/init.hpp"
+#include "typeflow/ops/state.hpp"
 #include "typeflow/session/feed.hpp"
 
 namespace typeflow {
 
-/// What fetching a node without a value (typeflow::group) returns, like TensorFlow's None.
-struct none_t {
-  friend constexpr bool operator==(none_t, none_t) { return true; }
-};
 
 // --- diagnostics: each names the user's names and states the fix -----------------------
 

@@ -1,0 +1,169 @@
+// typeflow/ops/reduce.hpp — tf.reduce_sum and tf.reduce_mean over all or given axes.
+//
+// Reductions are always materialized into a buffer, never fused lazily into another
+// expression: xtensor 0.24.3 computes wrong values for a lazy keep_dims reducer inside a
+// broadcasting expression (see tests/pitfall_keepdims_test.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+/// Pass as the last argument to keep reduced dimensions with size 1 (keepdims=True).
+struct keep_dims_t {};
+inline constexpr keep_dims_t keep_dims{};
+
+namespace detail {
+
+template <std::size_t R, std::ptrdiff_t... Axes>
+constexpr std::array<bool, R> reduced_mask() {
+  std::array<bool, R> m{};
+  if constexpr (sizeof...(Axes) == 0) {
+    for (auto& b : m) b = true;
+  } else {
+    for (std::ptrdiff_t a : {Axes...}) m[static_cast<std::size_t>(a < 0 ? a + std::ptrdiff_t(R) : a)] = true;
+  }
+  return m;
+}
+
+template <std::size_t R, std::ptrdiff_t... Axes>
+constexpr bool axes_valid() {
+  std::array<bool, R> seen{};
+  for (std::ptrdiff_t a : std::initializer_list<std::ptrdiff_t>{Axes...}) {
+    const std::ptrdiff_t n = a < 0 ? a + std::ptrdiff_t(R) : a;
+    if (n < 0 || n >= std::ptrdiff_t(R) || seen[std::size_t(n)]) return false;
+    seen[std::size_t(n)] = true;
+  }
+  return true;
+}
+
+template <class S, bool Keep, std::ptrdiff_t... Axes>
+struct reduced_shape {
+  static constexpr auto mask = reduced_mask<S::rank, Axes...>();
+  static constexpr std::size_t out_rank = [] {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < S::rank; ++i) n += Keep || !mask[i];
+    return n;
+  }();
+  static constexpr auto dims = [] {
+    std::array<std::ptrdiff_t, out_rank> d{};
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < S::rank; ++i) {
+      if (mask[i]) {
+        if (Keep) d[j++] = 1;
+      } else {
+        d[j++] = S::dims[i];
+      }
+    }
+    return d;
+  }();
+  template <std::size_t... I>
+  static auto make(std::index_sequence<I...>) -> shape<dims[I]...>;
+  using type = decltype(make(std::make_index_sequence<out_rank>{}));
+};
+
+struct sum_tag {
+  static constexpr std::string_view op_name = "Sum";
+  static constexpr bool mean = false;
+};
+struct mean_tag {
+  static constexpr std::string_view op_name = "Mean";
+  static constexpr bool mean = true;
+};
+
+}  // namespace detail
+
+template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
+struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
+                                 node_kind::compute, A> {
+  static constexpr std::string_view op_name = Kind::op_name;
+  static constexpr bool keep = Keep;
+  static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
+  template <class N>
+  using rebind = reduce_node<Kind, N, Keep, Axes...>;
+
+  template <class Out, class V>
+  static void compute(Out& out, const V& a) {
+    using T = value_type_of<A>;
+    constexpr std::size_t r = shape_of<A>::rank;
+    if constexpr (r == 0) {
+      out = a;
+    } else {
+      const auto& in_shape = a.shape();
+      // Output dims (in the input's rank, reduced ones as 1) and their strides.
+      std::array<std::size_t, r> od{}, ostride{};
+      std::size_t reduced_count = 1;
+      for (std::size_t i = 0; i < r; ++i) {
+        od[i] = mask[i] ? 1 : in_shape[i];
+        if (mask[i]) reduced_count *= in_shape[i];
+      }
+      std::size_t s = 1;
+      for (std::size_t i = r; i-- > 0;) {
+        ostride[i] = mask[i] ? 0 : s;
+        s *= od[i];
+      }
+      T* o;
+      T scalar_acc{};
+      if constexpr (std::is_arithmetic_v<Out>) {
+        o = &scalar_acc;
+      } else {
+        if constexpr (!shape_of<reduce_node>::is_static) {
+          std::array<std::size_t, shape_of<reduce_node>::rank> dims{};
+          std::size_t j = 0;
+          for (std::size_t i = 0; i < r; ++i)
+            if (Keep || !mask[i]) dims[j++] = od[i];
+          out.resize(dims);
+        }
+        o = out.data();
+        std::fill(out.begin(), out.end(), T(0));
+      }
+      std::array<std::size_t, r> idx{};
+      std::size_t oi = 0;
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        o[oi] += *it;
+        for (std::size_t d = r; d-- > 0;) {  // next row-major index
+          oi += ostride[d];
+          if (++idx[d] < in_shape[d]) break;
+          oi -= ostride[d] * idx[d];
+          idx[d] = 0;
+        }
+      }
+      if constexpr (Kind::mean) {
+        if (reduced_count != 0) {
+          if constexpr (std::is_arithmetic_v<Out>) {
+            scalar_acc /= static_cast<T>(reduced_count);
+          } else {
+            for (auto& x : out) x /= static_cast<T>(reduced_count);
+          }
+        }
+      }
+      if constexpr (std::is_arithmetic_v<Out>) out = scalar_acc;
+    }
+  }
+};
+
+#define TYPEFLOW_REDUCTION(name, tag)                                                         \
+  template <std::ptrdiff_t... Axes, node A>                                                    \
+  constexpr auto name(A) {                                                                     \
+    static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
+                  "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
+    return reduce_node<detail::tag, A, false, Axes...>{};                                      \
+  }                                                                                            \
+  template <std::ptrdiff_t... Axes, node A>                                                    \
+  constexpr auto name(A, keep_dims_t) {                                                        \
+    static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
+                  "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
+    return reduce_node<detail::tag, A, true, Axes...>{};                                       \
+  }
+
+/// `reduce_sum(x)` sums every element; `reduce_sum<1>(x)` over axis 1;
+/// `reduce_sum<1>(x, keep_dims)` keeps it with size 1. Likewise reduce_mean.
+TYPEFLOW_REDUCTION(reduce_sum, sum_tag)
+TYPEFLOW_REDUCTION(reduce_mean, mean_tag)
+#undef TYPEFLOW_REDUCTION
+
+}  // namespace typeflow

@@ -1,0 +1,108 @@
+// typeflow/ops/reshape.hpp — tf.reshape to a static shape, one dimension may be inferred.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+namespace detail {
+template <class From, class To>
+struct reshape_rule {
+  static constexpr std::size_t unknown = [] {
+    std::size_t n = 0;
+    for (auto d : To::dims) n += d == dyn;
+    return n;
+  }();
+  static constexpr std::size_t known_product = [] {
+    std::size_t p = 1;
+    for (auto d : To::dims)
+      if (d != dyn) p *= static_cast<std::size_t>(d);
+    return p;
+  }();
+  static constexpr bool ok = unknown <= 1 && (!From::is_static ||
+                                               (unknown == 0 ? From::size == To::size
+                                                             : known_product != 0 && From::size % known_product == 0));
+  // With a static input, the inferred dimension is known at compile time.
+  template <std::size_t... I>
+  static auto infer(std::index_sequence<I...>)
+      -> shape<(To::dims[I] == dyn && From::is_static && known_product != 0
+                    ? static_cast<std::ptrdiff_t>(From::size / known_product)
+                    : To::dims[I])...>;
+  using type = decltype(infer(std::make_index_sequence<To::rank>{}));
+};
+}  // namespace detail
+
+/// In a diagnostic: the input's static shape and the target shape of a reshape whose
+/// element counts cannot agree.
+template <class From, class To>
+struct reshape_needs_the_same_number_of_elements : std::false_type {};
+
+template <class A, class To>
+struct reshape_node
+    : node_facade<value_type_of<A>, typename detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
+  static constexpr std::string_view op_name = "Reshape";
+  using target_shape = To;
+  template <class N>
+  using rebind = reshape_node<N, To>;
+
+  template <class Out, class V>
+  static void compute(Out& out, const V& a) {
+    using S = shape_of<reshape_node>;
+    std::size_t total = 1;
+    if constexpr (std::is_arithmetic_v<V>) {
+      total = 1;
+    } else {
+      total = a.size();
+    }
+    if constexpr (!S::is_static) {
+      std::array<std::size_t, S::rank> dims{};
+      std::size_t known = 1, hole = S::rank;
+      for (std::size_t i = 0; i < S::rank; ++i) {
+        if (S::dims[i] == dyn) {
+          hole = i;
+        } else {
+          dims[i] = static_cast<std::size_t>(S::dims[i]);
+          known *= dims[i];
+        }
+      }
+      if (hole < S::rank) dims[hole] = known == 0 ? 0 : total / known;
+      std::size_t got = 1;
+      for (auto d : dims) got *= d;
+      if (got != total)
+        throw invalid_argument_error("Input to reshape is a tensor with " + std::to_string(total) +
+                                     " values, but the requested shape " + shape_string<To>() +
+                                     " does not fit it");
+      out.resize(dims);
+    }
+    if constexpr (std::is_arithmetic_v<Out>) {
+      if constexpr (std::is_arithmetic_v<V>) {
+        out = a;
+      } else {
+        out = *a.begin();
+      }
+    } else if constexpr (std::is_arithmetic_v<V>) {
+      *out.begin() = a;
+    } else {
+      std::copy(a.begin(), a.end(), out.begin());
+    }
+  }
+};
+
+/// `reshape<shape<dyn, 784>>(x)` is tf.reshape(x, [-1, 784]): at most one `dyn`, inferred.
+template <shape_type To, node A>
+constexpr auto reshape(A) {
+  using rule = detail::reshape_rule<shape_of<A>, To>;
+  if constexpr (!rule::ok) {
+    static_assert(reshape_needs_the_same_number_of_elements<shape_of<A>, To>::value,
+                  "typeflow::reshape<shape>(x): the target shape must hold as many elements as x "
+                  "(at most one typeflow::dyn dimension, inferred)");
+  }
+  return reshape_node<A, To>{};
+}
+
+}  // namespace typeflow

@@ -1,0 +1,76 @@
+// typeflow/ops/softmax.hpp — tf.nn.softmax and tf.nn.log_softmax over the last axis.
+// Numerically stable: the row maximum is subtracted before exponentiating.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "typeflow/core/node.hpp"
+#include "typeflow/ops/math.hpp"
+
+namespace typeflow {
+
+namespace detail {
+struct softmax_tag {
+  static constexpr std::string_view op_name = "Softmax";
+  static constexpr bool log = false;
+};
+struct log_softmax_tag {
+  static constexpr std::string_view op_name = "LogSoftmax";
+  static constexpr bool log = true;
+};
+}  // namespace detail
+
+template <class Kind, class A>
+struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A> {
+  static constexpr std::string_view op_name = Kind::op_name;
+  template <class N>
+  using rebind = softmax_node<Kind, N>;
+
+  template <class Out, class V>
+  static void compute(Out& out, const V& a) {
+    using T = value_type_of<A>;
+    if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
+    const std::size_t cols = a.shape()[shape_of<A>::rank - 1];
+    const std::size_t total = a.size();
+    const T* in = a.data();
+    T* o = out.data();
+    for (std::size_t row = 0; cols != 0 && row < total / cols; ++row) {
+      const T* x = in + row * cols;
+      T* y = o + row * cols;
+      const T mx = *std::max_element(x, x + cols);
+      T sum = 0;
+      for (std::size_t j = 0; j < cols; ++j) {
+        const T e = std::exp(x[j] - mx);
+        sum += e;
+        y[j] = Kind::log ? x[j] - mx : e;
+      }
+      if constexpr (Kind::log) {
+        const T ls = std::log(sum);
+        for (std::size_t j = 0; j < cols; ++j) y[j] -= ls;
+      } else {
+        for (std::size_t j = 0; j < cols; ++j) y[j] /= sum;
+      }
+    }
+  }
+};
+
+/// tf.nn.softmax(x) over the last axis; x needs rank >= 1 and a floating type.
+template <node A>
+constexpr auto softmax(A) {
+  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
+                "typeflow::softmax(x) needs a float or double x");
+  static_assert(shape_of<A>::rank >= 1, "typeflow::softmax(x) needs x of rank 1 or more");
+  return softmax_node<detail::softmax_tag, A>{};
+}
+/// tf.nn.log_softmax(x) over the last axis.
+template <node A>
+constexpr auto log_softmax(A) {
+  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
+                "typeflow::log_softmax(x) needs a float or double x");
+  static_assert(shape_of<A>::rank >= 1, "typeflow::log_softmax(x) needs x of rank 1 or more");
+  return softmax_node<detail::log_softmax_tag, A>{};
+}
+
+}  // namespace typeflow

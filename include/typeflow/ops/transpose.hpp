@@ -1,0 +1,62 @@
+// typeflow/ops/transpose.hpp — tf.transpose with a compile-time permutation.
+#pragma once
+
+#include <array>
+
+#include <xtensor/xmanipulation.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "typeflow/core/node.hpp"
+
+namespace typeflow {
+
+namespace detail {
+template <class S, std::size_t... P>
+struct permuted_shape {
+  using type = shape<S::dims[P]...>;
+};
+template <std::size_t R, std::size_t... P>
+constexpr bool is_permutation() {
+  std::array<std::size_t, sizeof...(P)> p{P...};
+  if (p.size() != R) return false;
+  std::array<bool, sizeof...(P)> seen{};
+  for (auto v : p) {
+    if (v >= R || seen[v]) return false;
+    seen[v] = true;
+  }
+  return true;
+}
+}  // namespace detail
+
+template <class A, std::size_t... P>
+struct transpose_node
+    : node_facade<value_type_of<A>, typename detail::permuted_shape<shape_of<A>, P...>::type,
+                  node_kind::compute, A> {
+  static constexpr std::string_view op_name = "transpose";
+  static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
+  template <class N>
+  using rebind = transpose_node<N, P...>;
+
+  template <class Out, class V>
+  static void compute(Out& out, const V& a) {
+    xt::noalias(out) = xt::transpose(a, perm);
+  }
+};
+
+/// `transpose(x)` reverses the dimensions, as tf.transpose(x);
+/// `transpose<1, 0, 2>(x)` applies the permutation perm=[1, 0, 2].
+template <std::size_t... P, node A>
+constexpr auto transpose(A) {
+  constexpr std::size_t r = shape_of<A>::rank;
+  if constexpr (sizeof...(P) == 0) {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return transpose_node<A, (r - 1 - I)...>{};
+    }(std::make_index_sequence<r>{});
+  } else {
+    static_assert(detail::is_permutation<r, P...>(),
+                  "typeflow::transpose<perm...>(x): perm must be a permutation of 0 .. rank(x)-1");
+    return transpose_node<A, P...>{};
+  }
+}
+
+}  // namespace typeflow
