@@ -83,9 +83,11 @@ struct assign_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::effec
       if constexpr (std::is_same_v<Kind, detail::assign_add_kind>) slot.value += value;
       if constexpr (std::is_same_v<Kind, detail::assign_sub_kind>) slot.value -= value;
     } else {
+      // Not `noalias(v) += value`: xtensor 0.24.3's computed assignment does not compile
+      // for fixed-shape containers. Elementwise reads of v at the index written are safe.
       if constexpr (std::is_same_v<Kind, detail::assign_kind>) xt::noalias(slot.value) = value;
-      if constexpr (std::is_same_v<Kind, detail::assign_add_kind>) xt::noalias(slot.value) += value;
-      if constexpr (std::is_same_v<Kind, detail::assign_sub_kind>) xt::noalias(slot.value) -= value;
+      if constexpr (std::is_same_v<Kind, detail::assign_add_kind>) xt::noalias(slot.value) = slot.value + value;
+      if constexpr (std::is_same_v<Kind, detail::assign_sub_kind>) xt::noalias(slot.value) = slot.value - value;
     }
     slot.initialized = true;
   }
