@@ -1,0 +1,118 @@
+# TypeflowTesting.cmake — helpers for typeflow's own tests and examples (not installed).
+#
+#   typeflow_configure_target(<target>)
+#       standard C++ without GNU extensions, warnings as errors (GCC/Clang), and the
+#       sanitizers when TYPEFLOW_SANITIZE is ON.
+#   typeflow_add_test(<name> <source>...)
+#       a doctest executable <name> sharing one compiled main; ctest test <name>, label "unit".
+#   typeflow_add_compile_fail_test(<name> <source> <regex>)
+#       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
+#       <regex>; ctest test compile_fail.<name>, label "compile-fail".
+#   typeflow_add_header_tests(<include dir>)
+#       one TU per header, each including only that header: OBJECT target typeflow_header_tests.
+#
+# All unit-test executables are collected by the target typeflow_unit_tests, so a build
+# can make just them (scripts/test.sh does so for the sanitizer build).
+
+include_guard(GLOBAL)
+
+set(TYPEFLOW_WARNING_FLAGS
+    "$<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>:-Wall;-Wextra;-Werror>")
+# GCC and Clang spellings (TYPEFLOW_SANITIZE is for those compilers).
+set(TYPEFLOW_SANITIZER_FLAGS
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+
+function(typeflow_configure_target target)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE ${TYPEFLOW_WARNING_FLAGS})
+  if(TYPEFLOW_SANITIZE)
+    target_compile_options(${target} PRIVATE ${TYPEFLOW_SANITIZER_FLAGS})
+    get_target_property(type ${target} TYPE)
+    if(NOT type STREQUAL "OBJECT_LIBRARY")
+      target_link_options(${target} PRIVATE ${TYPEFLOW_SANITIZER_FLAGS})
+    endif()
+  endif()
+endfunction()
+
+# Environment for running sanitized programs: a report stops the test with a stack trace.
+function(typeflow_set_test_environment test)
+  if(TYPEFLOW_SANITIZE)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+      "ASAN_OPTIONS=detect_leaks=1" "UBSAN_OPTIONS=print_stacktrace=1")
+  endif()
+endfunction()
+
+# --- doctest unit tests ----------------------------------------------------------------
+
+if(TYPEFLOW_BUILD_TESTS)
+  # Found here, at the top level, so that doctest::doctest is visible in every test dir.
+  find_package(doctest REQUIRED)
+  # doctest's main() is compiled once and linked into every test executable.
+  add_library(typeflow_doctest_main OBJECT "${PROJECT_SOURCE_DIR}/tests/doctest_main.cpp")
+  target_link_libraries(typeflow_doctest_main PUBLIC doctest::doctest)
+  target_compile_features(typeflow_doctest_main PRIVATE cxx_std_20)
+  typeflow_configure_target(typeflow_doctest_main)
+  add_custom_target(typeflow_unit_tests)
+endif()
+
+function(typeflow_add_test name)
+  if(ARGC LESS 2)
+    message(FATAL_ERROR "typeflow_add_test(${name}): give at least one source file")
+  endif()
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE typeflow::typeflow typeflow_doctest_main)
+  typeflow_configure_target(${name})
+  add_dependencies(typeflow_unit_tests ${name})
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS unit)
+  typeflow_set_test_environment(${name})
+endfunction()
+
+# --- compile-fail tests ----------------------------------------------------------------
+# The target is EXCLUDE_FROM_ALL; the test builds it and passes when the build output
+# matches <regex>. PASS_REGULAR_EXPRESSION ignores the exit code, so the test checks the
+# *reason* of the failure: pick a regex that only the intended diagnostic prints (the
+# static_assert text or the name of the diagnostic type), not the file name, which the
+# build tool echoes too.
+
+function(typeflow_add_compile_fail_test name source regex)
+  if(NOT IS_ABSOLUTE "${source}")
+    set(source "${PROJECT_SOURCE_DIR}/tests/compile_fail/${source}")
+  endif()
+  set(target compile_fail_${name})
+  add_library(${target} OBJECT EXCLUDE_FROM_ALL "${source}")
+  target_link_libraries(${target} PRIVATE typeflow::typeflow)
+  typeflow_configure_target(${target})
+  add_test(NAME compile_fail.${name}
+           COMMAND "${CMAKE_COMMAND}" --build "${PROJECT_BINARY_DIR}" --target ${target}
+                   --config $<CONFIG>)
+  # Builds in one build tree must not run concurrently (ctest -j). LC_ALL=C: the
+  # compiler quotes with ASCII ' instead of the locale's quotation marks.
+  set_tests_properties(compile_fail.${name} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${regex}"
+    LABELS compile-fail
+    RESOURCE_LOCK typeflow_build_tree
+    ENVIRONMENT LC_ALL=C)
+endfunction()
+
+# --- header self-containment (STYLE.md 14) ---------------------------------------------
+# Each header is compiled on its own in a generated TU that includes it twice (so a
+# missing #pragma once shows too). A header that needs an include it does not write
+# fails here, whatever the order of includes elsewhere.
+
+function(typeflow_add_header_tests include_dir)
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS
+       RELATIVE "${include_dir}" "${include_dir}/typeflow/*.hpp")
+  list(SORT headers)
+  set(sources "")
+  foreach(header IN LISTS headers)
+    string(REGEX REPLACE "[/.]" "_" stem "${header}")
+    set(tu "${CMAKE_CURRENT_BINARY_DIR}/header_tests/${stem}.cpp")
+    file(CONFIGURE OUTPUT "${tu}" CONTENT
+         "// Generated by typeflow_add_header_tests: ${header} must compile on its own.\n#include <${header}>\n#include <${header}>\n")
+    list(APPEND sources "${tu}")
+  endforeach()
+  add_library(typeflow_header_tests OBJECT ${sources})
+  target_link_libraries(typeflow_header_tests PRIVATE typeflow::typeflow)
+  typeflow_configure_target(typeflow_header_tests)
+endfunction()
