@@ -1,6 +1,8 @@
 // typeflow/typeflow.hpp — the umbrella header: the whole public library.
 #pragma once
 
+#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/autodiff/gradients.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
@@ -13,6 +15,7 @@
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/activation.hpp"
 #include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/broadcast_gradient.hpp"
 #include "typeflow/ops/compare.hpp"
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/init.hpp"

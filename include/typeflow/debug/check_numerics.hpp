@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "typeflow/core/errors.hpp"
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
 
@@ -15,6 +16,9 @@ template <fixed_string Message, class X>
 struct check_numerics_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X> {
   static constexpr std::string_view op_name = "CheckNumerics";
   using forwards = X;
+  static constexpr bool differentiable = true;  // an identity for gradients
+  template <std::size_t K, class G>
+  using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
   template <class N>
   using rebind = check_numerics_node<Message, N>;
 

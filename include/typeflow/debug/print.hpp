@@ -5,6 +5,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {
@@ -56,6 +57,9 @@ struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect
   static constexpr std::string_view op_name = "Print";
   static constexpr auto message = Message;
   using forwards = X;
+  static constexpr bool differentiable = true;  // an identity for gradients
+  template <std::size_t K, class G>
+  using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
   template <class NX, class... NW>
   using rebind = print_node<Message, Summarize, NX, NW...>;
 

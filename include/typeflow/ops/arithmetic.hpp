@@ -1,31 +1,49 @@
 // typeflow/ops/arithmetic.hpp — + - * / and unary minus, with numpy broadcasting.
 #pragma once
 
+#include "typeflow/ops/broadcast_gradient.hpp"
 #include "typeflow/ops/elementwise.hpp"
 
 namespace typeflow {
 
 namespace fn {
+struct neg;
 struct add {
   static constexpr std::string_view op_name = "add";
   template <class T> constexpr T operator()(T a, T b) const { return a + b; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A, class B>
+  using gradient = sum_to_t<G, mp::mp_at_c<mp::mp_list<A, B>, K>>;
 };
 struct sub {
   static constexpr std::string_view op_name = "sub";
   template <class T> constexpr T operator()(T a, T b) const { return a - b; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A, class B>
+  using gradient = mp::mp_if_c<K == 0, sum_to_t<G, A>, sum_to_t<ew<neg, G>, B>>;
 };
 struct mul {
   static constexpr std::string_view op_name = "mul";
   template <class T> constexpr T operator()(T a, T b) const { return a * b; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A, class B>
+  using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<mul, G, B>, A>, sum_to_t<ew<mul, G, A>, B>>;
 };
 struct div {
   // TensorFlow's tf.divide truncates for integers as `a / b` does in C++ (tf.div).
   static constexpr std::string_view op_name = "truediv";
   template <class T> constexpr T operator()(T a, T b) const { return a / b; }
+  static constexpr bool differentiable = true;
+  // d(a/b)/db = -a/b^2 = -(a/b)/b: reuses the forward value.
+  template <std::size_t K, class G, class Self, class A, class B>
+  using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<div, G, B>, A>, sum_to_t<ew<neg, ew<div, ew<mul, G, Self>, B>>, B>>;
 };
 struct neg {
   static constexpr std::string_view op_name = "Neg";
   template <class T> constexpr T operator()(T a) const { return -a; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<neg, G>;
 };
 }  // namespace fn
 

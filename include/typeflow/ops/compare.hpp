@@ -11,6 +11,9 @@ namespace fn {
   struct name {                                                                           \
     static constexpr std::string_view op_name = tf_name;                                  \
     template <class T> constexpr bool operator()(T a, T b) const { return a op b; }       \
+    static constexpr bool differentiable = true; /* not differentiable: no gradient */    \
+    template <std::size_t K, class G, class Self, class A, class B>                       \
+    using gradient = no_gradient;                                                         \
   };
 TYPEFLOW_COMPARE_FN(equal, "Equal", ==)
 TYPEFLOW_COMPARE_FN(not_equal, "NotEqual", !=)

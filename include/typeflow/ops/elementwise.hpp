@@ -10,6 +10,7 @@
 
 #include <xtensor/xmath.hpp>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {
@@ -39,6 +40,11 @@ struct elementwise_node
   template <class... N>
   using rebind = elementwise_node<Fn, N...>;
 
+  // The gradient rule lives with the scalar function: Fn::gradient<K, G, Self, In...>.
+  static constexpr bool differentiable = requires { Fn::differentiable; };
+  template <std::size_t K, class G>
+  using gradient = typename Fn::template gradient<K, G, elementwise_node, In...>;
+
   /// The op on scalars, or a lazy broadcasting expression on tensors.
   template <class... A>
   static auto apply(A&&... a) {
@@ -49,6 +55,10 @@ struct elementwise_node
     }
   }
 };
+
+/// Shorthand for gradient rules: the elementwise op Fn over nodes N...
+template <class Fn, class... N>
+using ew = elementwise_node<Fn, N...>;
 
 // --- checks with readable diagnostics ----------------------------------------------------
 

@@ -7,6 +7,7 @@
 
 #include <cblas.h>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
 
@@ -78,6 +79,16 @@ struct matmul_node
   static constexpr bool transpose_b = TB;
   template <class NA, class NB>
   using rebind = matmul_node<NA, NB, TA, TB>;
+
+  // TensorFlow's _MatMulGrad, for each combination of transposes.
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = mp::mp_if_c<
+      K == 0,
+      mp::mp_if_c<TA, mp::mp_if_c<TB, matmul_node<B, G, true, true>, matmul_node<B, G, false, true>>,
+                  mp::mp_if_c<TB, matmul_node<G, B, false, false>, matmul_node<G, B, false, true>>>,
+      mp::mp_if_c<TB, mp::mp_if_c<TA, matmul_node<G, A, true, true>, matmul_node<G, A, true, false>>,
+                  mp::mp_if_c<TA, matmul_node<A, G, false, false>, matmul_node<A, G, true, false>>>>;
 
   template <class Out, class VA, class VB>
   static void compute(Out& out, const VA& a, const VB& b) {

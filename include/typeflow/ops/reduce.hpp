@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {
@@ -78,6 +79,66 @@ struct mean_tag {
 }  // namespace detail
 
 template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
+struct reduce_node;
+
+/// The gradient of a reduction: g (the reduced shape) broadcast back to a's shape,
+/// divided by the number of reduced elements for a mean.
+template <class Kind, class G, class A, std::ptrdiff_t... Axes>
+struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
+  static constexpr std::string_view op_name = "BroadcastTo";
+  static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
+  template <class NG, class NA>
+  using rebind = reduce_gradient_node<Kind, NG, NA, Axes...>;
+  // Its own gradient is the reduction again (the transpose of a broadcast is a sum).
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class GG>
+  using gradient = mp::mp_if_c<K == 0, reduce_node<Kind, GG, shape_of<G>::rank == shape_of<A>::rank, Axes...>,
+                               no_gradient>;
+
+  template <class Out, class VG, class VA>
+  static void compute(Out& out, const VG& g, const VA& a) {
+    using T = value_type_of<G>;
+    constexpr std::size_t r = shape_of<A>::rank;
+    if constexpr (r == 0) {
+      out = g;
+    } else {
+      const auto& as = a.shape();
+      if constexpr (!shape_of<A>::is_static) out.resize(as);
+      std::array<std::size_t, r> gstride{};
+      std::size_t s = 1, count = 1;
+      for (std::size_t i = r; i-- > 0;) {
+        gstride[i] = mask[i] ? 0 : s;
+        if (mask[i]) {
+          count *= as[i];
+        } else {
+          s *= as[i];
+        }
+      }
+      const T* gp;
+      T scalar{};
+      if constexpr (std::is_arithmetic_v<VG>) {
+        scalar = g;
+        gp = &scalar;
+      } else {
+        gp = g.data();
+      }
+      const T scale = Kind::mean && count != 0 ? T(1) / static_cast<T>(count) : T(1);
+      std::array<std::size_t, r> idx{};
+      std::size_t gi = 0;
+      for (auto it = out.begin(); it != out.end(); ++it) {
+        *it = Kind::mean ? gp[gi] * scale : gp[gi];
+        for (std::size_t d = r; d-- > 0;) {
+          gi += gstride[d];
+          if (++idx[d] < as[d]) break;
+          gi -= gstride[d] * idx[d];
+          idx[d] = 0;
+        }
+      }
+    }
+  }
+};
+
+template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
 struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
                                  node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
@@ -85,6 +146,10 @@ struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shap
   static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class N>
   using rebind = reduce_node<Kind, N, Keep, Axes...>;
+
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = reduce_gradient_node<Kind, G, A, Axes...>;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
 
@@ -43,12 +44,27 @@ template <class From, class To>
 struct reshape_needs_the_same_number_of_elements : std::false_type {};
 
 template <class A, class To>
+struct reshape_node;
+template <class G, class A>
+struct reshape_like_node;
+
+namespace detail {
+// Back to a's shape: a static reshape when a's shape is static, else a's run-time shape.
+template <class G, class A>
+using reshape_back_t = mp::mp_if_c<shape_of<A>::is_static, reshape_node<G, shape_of<A>>, reshape_like_node<G, A>>;
+}  // namespace detail
+
+template <class A, class To>
 struct reshape_node
     : node_facade<value_type_of<A>, typename detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
   static constexpr std::string_view op_name = "Reshape";
   using target_shape = To;
   template <class N>
   using rebind = reshape_node<N, To>;
+
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = detail::reshape_back_t<G, A>;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
@@ -90,6 +106,26 @@ struct reshape_node
     } else {
       std::copy(a.begin(), a.end(), out.begin());
     }
+  }
+};
+
+/// g with the run-time shape of a (the gradient of a reshape of a dynamic shape).
+template <class G, class A>
+struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
+  static constexpr std::string_view op_name = "Reshape";
+  template <class NG, class NA>
+  using rebind = reshape_like_node<NG, NA>;
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class GG>
+  using gradient = mp::mp_if_c<K == 0, detail::reshape_back_t<GG, G>, no_gradient>;
+
+  template <class Out, class VG, class VA>
+  static void compute(Out& out, const VG& g, const VA& a) {
+    if (g.size() != a.size())
+      throw invalid_argument_error("Input to reshape is a tensor with " + std::to_string(g.size()) +
+                                   " values, but the requested shape has " + std::to_string(a.size()));
+    out.resize(a.shape());
+    std::copy(g.begin(), g.end(), out.begin());
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
 
@@ -22,11 +23,44 @@ struct log_softmax_tag {
 };
 }  // namespace detail
 
+/// The gradient of softmax (from its output y): y * (g - sum(g * y)) per row; of
+/// log_softmax (from its output z): g - exp(z) * sum(g) per row.
+template <class Kind, class G, class Y>
+struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, G, Y> {
+  static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGrad" : "SoftmaxGrad";
+  template <class NG, class NY>
+  using rebind = softmax_gradient_node<Kind, NG, NY>;
+
+  template <class Out, class VG, class VY>
+  static void compute(Out& out, const VG& g, const VY& y) {
+    using T = value_type_of<Y>;
+    if constexpr (!shape_of<Y>::is_static) out.resize(y.shape());
+    const std::size_t cols = y.shape()[shape_of<Y>::rank - 1];
+    const std::size_t total = y.size();
+    const T* gp = g.data();
+    const T* yp = y.data();
+    T* o = out.data();
+    for (std::size_t row = 0; cols != 0 && row < total / cols; ++row) {
+      const T* gr = gp + row * cols;
+      const T* yr = yp + row * cols;
+      T* orow = o + row * cols;
+      T dot = 0;
+      for (std::size_t j = 0; j < cols; ++j) dot += Kind::log ? gr[j] : gr[j] * yr[j];
+      for (std::size_t j = 0; j < cols; ++j)
+        orow[j] = Kind::log ? gr[j] - std::exp(yr[j]) * dot : yr[j] * (gr[j] - dot);
+    }
+  }
+};
+
 template <class Kind, class A>
 struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
   template <class N>
   using rebind = softmax_node<Kind, N>;
+
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = softmax_gradient_node<Kind, G, softmax_node>;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {

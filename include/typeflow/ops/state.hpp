@@ -150,6 +150,9 @@ template <class X, class... Deps>
 struct with_dependencies_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, Deps..., X> {
   static constexpr std::string_view op_name = "Identity";
   using forwards = X;
+  static constexpr bool differentiable = true;  // the gradient passes to x only
+  template <std::size_t K, class G>
+  using gradient = mp::mp_if_c<K == sizeof...(Deps), G, no_gradient>;
   template <class... N>
   using rebind = mp::mp_rename<  // inputs are (deps..., x): x moves back to the front
       mp::mp_push_front<mp::mp_pop_back<mp::mp_list<N...>>, mp::mp_back<mp::mp_list<N...>>>,
@@ -179,6 +182,9 @@ namespace fn {
 struct identity {
   static constexpr std::string_view op_name = "Identity";
   template <class T> constexpr T operator()(T a) const { return a; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = G;
 };
 }  // namespace fn
 template <node A>

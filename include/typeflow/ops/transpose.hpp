@@ -6,6 +6,7 @@
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xnoalias.hpp>
 
+#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {
@@ -29,6 +30,26 @@ constexpr bool is_permutation() {
 }  // namespace detail
 
 template <class A, std::size_t... P>
+struct transpose_node;
+
+namespace detail {
+template <class G, class Perm>
+struct inverse_transpose;
+template <class G, std::size_t... P>
+struct inverse_transpose<G, std::index_sequence<P...>> {
+  static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
+  static constexpr auto inverse = [] {
+    std::array<std::size_t, sizeof...(P)> inv{};
+    for (std::size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = i;
+    return inv;
+  }();
+  template <std::size_t... I>
+  static auto make(std::index_sequence<I...>) -> transpose_node<G, inverse[I]...>;
+  using type = decltype(make(std::make_index_sequence<sizeof...(P)>{}));
+};
+}  // namespace detail
+
+template <class A, std::size_t... P>
 struct transpose_node
     : node_facade<value_type_of<A>, typename detail::permuted_shape<shape_of<A>, P...>::type,
                   node_kind::compute, A> {
@@ -36,6 +57,10 @@ struct transpose_node
   static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
   template <class N>
   using rebind = transpose_node<N, P...>;
+
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = typename detail::inverse_transpose<G, std::index_sequence<P...>>::type;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {

@@ -1,0 +1,133 @@
+// typeflow/ops/broadcast_gradient.hpp — sum_to and zeros_like / ones_like: the ops that
+// gradient rules of broadcasting ops are made of.
+//
+// sum_to(g, a) sums g over the dimensions along which a was broadcast, giving a's shape
+// (TensorFlow's BroadcastGradientArgs + reduce_sum + reshape, in one op). The shapes are
+// taken at run time, so dynamic dimensions are handled.
+#pragma once
+
+#include <array>
+#include <type_traits>
+
+#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/ops/elementwise.hpp"
+
+namespace typeflow {
+
+namespace detail {
+template <class G, class A>
+struct sum_to_impl;
+}  // namespace detail
+
+namespace fn {
+/// The first operand, broadcast to the shape of both: broadcast_like(g, x).
+struct first {
+  static constexpr std::string_view op_name = "BroadcastTo";
+  template <class T, class U> constexpr T operator()(T a, U) const { return a; }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class A, class B>
+  using gradient = mp::mp_if_c<K == 0, typename detail::sum_to_impl<G, A>::type, no_gradient>;
+};
+struct zero {
+  static constexpr std::string_view op_name = "ZerosLike";
+  template <class T> constexpr T operator()(T) const { return T(0); }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class... In>
+  using gradient = no_gradient;
+};
+struct one {
+  static constexpr std::string_view op_name = "OnesLike";
+  template <class T> constexpr T operator()(T) const { return T(1); }
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G, class Self, class... In>
+  using gradient = no_gradient;
+};
+}  // namespace fn
+
+template <class G, class A>
+struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
+  static constexpr std::string_view op_name = "Sum";
+  template <class NG, class NA>
+  using rebind = sum_to_node<NG, NA>;
+
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class GG>
+  using gradient = mp::mp_if_c<K == 0, elementwise_node<fn::first, GG, G>, no_gradient>;
+
+  template <class Out, class VG, class VA>
+  static void compute(Out& out, const VG& g, const VA& a) {
+    using T = value_type_of<G>;
+    constexpr std::size_t rg = shape_of<G>::rank;
+    constexpr std::size_t ra = shape_of<A>::rank;
+    static_assert(ra <= rg);
+    if constexpr (std::is_arithmetic_v<VG>) {
+      out = g;
+    } else if constexpr (ra == 0) {
+      T acc{};
+      for (auto x : g) acc += x;
+      out = acc;
+    } else {
+      if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
+      const auto& gs = g.shape();
+      const auto& as = a.shape();
+      std::array<std::size_t, rg> ostride{};
+      std::size_t s = 1;
+      for (std::size_t d = rg; d-- > 0;) {
+        if (d < rg - ra) {
+          ostride[d] = 0;
+        } else {
+          const std::size_t ad = as[d - (rg - ra)];
+          ostride[d] = (ad == 1 && gs[d] != 1) ? 0 : s;
+          s *= ad;
+        }
+      }
+      T* o = out.data();
+      std::fill(out.begin(), out.end(), T(0));
+      std::array<std::size_t, rg> idx{};
+      std::size_t oi = 0;
+      for (auto it = g.begin(); it != g.end(); ++it) {
+        o[oi] += *it;
+        for (std::size_t d = rg; d-- > 0;) {
+          oi += ostride[d];
+          if (++idx[d] < gs[d]) break;
+          oi -= ostride[d] * idx[d];
+          idx[d] = 0;
+        }
+      }
+    }
+  }
+};
+
+namespace detail {
+template <class G, class A>
+struct sum_to_impl {
+  using type = sum_to_node<G, A>;
+};
+template <class A>
+struct sum_to_impl<no_gradient, A> {
+  using type = no_gradient;
+};
+// Nothing was broadcast: the gradient passes as it is.
+template <class G, class A>
+  requires(std::is_same_v<shape_of<G>, shape_of<A>> && shape_of<A>::is_static)
+struct sum_to_impl<G, A> {
+  using type = G;
+};
+}  // namespace detail
+
+/// g summed down to the shape of a (the gradient of a broadcast operand).
+template <class G, class A>
+using sum_to_t = typename detail::sum_to_impl<G, A>::type;
+
+/// tf.zeros_like(x), tf.ones_like(x)
+template <node A>
+constexpr auto zeros_like(A a) {
+  return make_unary<fn::zero>(a);
+}
+template <node A>
+constexpr auto ones_like(A a) {
+  return make_unary<fn::one>(a);
+}
+
+}  // namespace typeflow
