@@ -1,0 +1,59 @@
+// Getting started, "Initializers" (docs/getting-started.md).
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <tuple>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the guide.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+int main() {
+  // [snippet not_yet]
+  auto const_init_node = tf::init::constant(0.);
+  auto count_variable = tf::variable<"count", float>(const_init_node);
+  tf::session sess(count_variable);
+  try {
+    sess.run(tf::fetch(count_variable));
+  } catch (const tf::failed_precondition_error& e) {
+    std::cout << e.what() << '\n';
+    // FailedPrecondition: Attempting to use uninitialized value count
+  }
+  // [/snippet not_yet]
+  bool thrown = false;
+  try {
+    sess.run(tf::fetch(count_variable));
+  } catch (const tf::failed_precondition_error& e) {
+    thrown = std::string(e.what()) == "FailedPrecondition: Attempting to use uninitialized value count";
+  }
+  EXPECT(thrown);
+
+  // [snippet init]
+  auto init = tf::global_variables_initializer();
+  sess.run(init);
+  std::tuple<float> values = sess.run(tf::fetch(count_variable));
+  std::cout << std::get<0>(values) << '\n';  // 0
+  // [/snippet init]
+  EXPECT(std::get<0>(values) == 0.0f);
+
+  // [snippet report]
+  auto other = tf::variable<"other", std::int32_t>(tf::init::constant(7));
+  tf::session both(count_variable + tf::cast<float>(other));
+  auto missing = both.run(tf::report_uninitialized_variables());  // {"count", "other"}
+  both.run(tf::variables_initializer(other));
+  bool other_ready = both.run(tf::is_variable_initialized(other));  // true
+  // [/snippet report]
+  EXPECT((missing == std::vector<std::string>{"count", "other"}));
+  EXPECT(other_ready);
+  EXPECT(!both.run(tf::is_variable_initialized(count_variable)));
+  EXPECT(both.run(other) == 7);
+  return 0;
+}
