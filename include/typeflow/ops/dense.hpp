@@ -1,0 +1,52 @@
+// typeflow/ops/dense.hpp — tf.layers.dense: a fully connected layer under a name scope.
+#pragma once
+
+#include "typeflow/core/scope.hpp"
+#include "typeflow/ops/activation.hpp"
+#include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/variable.hpp"
+
+namespace typeflow {
+
+/// Activation functions as values, for layers: `activation::relu`, ...
+namespace activation {
+struct linear_t {
+  template <node A> constexpr A operator()(A a) const { return a; }
+};
+struct relu_t {
+  template <node A> constexpr auto operator()(A a) const { return typeflow::relu(a); }
+};
+struct tanh_t {
+  template <node A> constexpr auto operator()(A a) const { return typeflow::tanh(a); }
+};
+struct sigmoid_t {
+  template <node A> constexpr auto operator()(A a) const { return typeflow::sigmoid(a); }
+};
+inline constexpr linear_t linear{};
+inline constexpr relu_t relu{};
+inline constexpr tanh_t tanh{};
+inline constexpr sigmoid_t sigmoid{};
+}  // namespace activation
+
+namespace layers {
+
+/// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
+/// activation(matmul(x, kernel) + bias) with variables "dense/kernel" [in, 128]
+/// (glorot_uniform) and "dense/bias" [128] (zeros). `dense<128, "hidden">(x)` names
+/// them "hidden/kernel" and "hidden/bias"; a scope's full_name<"dense"> nests them.
+template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
+auto dense(X x, Activation act = {}, const init::initializer& kernel_init = init::glorot_uniform(),
+           const init::initializer& bias_init = init::zeros()) {
+  using T = value_type_of<X>;
+  static_assert(floating_element<T>, "layers::dense(x): x must be float or double");
+  static_assert(shape_of<X>::rank == 2 && shape_of<X>::dims[1] != dyn,
+                "layers::dense(x): x must be [batch, features] with a static number of features");
+  constexpr std::ptrdiff_t in = shape_of<X>::dims[1];
+  auto kernel = variable<join_names<Name, "kernel">(), T, shape<in, std::ptrdiff_t(Units)>>(kernel_init);
+  auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>>(bias_init);
+  return act(matmul(x, kernel) + bias);
+}
+
+}  // namespace layers
+}  // namespace typeflow

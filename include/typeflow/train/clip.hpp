@@ -1,0 +1,46 @@
+// typeflow/train/clip.hpp — tf.clip_by_value, tf.clip_by_norm, tf.clip_by_global_norm,
+// as graph nodes (so they are differentiable and fetchable).
+#pragma once
+
+#include <tuple>
+
+#include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/math.hpp"
+#include "typeflow/ops/reduce.hpp"
+
+namespace typeflow {
+
+/// tf.clip_by_value(t, lo, hi): min(max(t, lo), hi), elementwise with broadcasting.
+template <node T, node Lo, node Hi>
+constexpr auto clip_by_value(T t, Lo lo, Hi hi) {
+  return minimum(maximum(t, lo), hi);
+}
+
+/// The L2 norm of t, a scalar.
+template <node T>
+constexpr auto global_l2_norm(T t) {
+  return sqrt(reduce_sum(square(t)));
+}
+
+/// tf.clip_by_norm(t, clip_norm): t * clip_norm / max(l2norm(t), clip_norm).
+template <node T, node C>
+constexpr auto clip_by_norm(T t, C clip_norm) {
+  return t * clip_norm / maximum(global_l2_norm(t), clip_norm);
+}
+
+/// tf.global_norm(ts): sqrt of the sum of the squares of every element of every t.
+template <node... T>
+constexpr auto global_norm(T... t) {
+  return sqrt((reduce_sum(square(t)) + ...));
+}
+
+/// tf.clip_by_global_norm(ts, clip_norm): (clipped ts, global norm), each clipped t
+/// being t * clip_norm / max(global_norm, clip_norm).
+template <node C, node... T>
+constexpr auto clip_by_global_norm(std::tuple<T...>, C clip_norm) {
+  auto norm = global_norm(T{}...);
+  auto scale = clip_norm / maximum(norm, clip_norm);
+  return std::make_tuple(std::tuple<decltype(T{} * scale)...>{}, norm);
+}
+
+}  // namespace typeflow
