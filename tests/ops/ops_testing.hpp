@@ -17,7 +17,8 @@ std::vector<std::size_t> shape_vector(const Tensor& t) {
 }
 
 /// Checks that `got` has shape `shape` and holds `want` in row-major order: exactly for
-/// integer and bool elements, within a relative `eps` for floating-point ones.
+/// integer and bool elements, within a relative `eps` for floating-point ones (exactly
+/// when `eps` is 0).
 template <class Tensor>
 void check_values(const Tensor& got, std::vector<std::size_t> shape, std::initializer_list<double> want,
                   double eps = 1e-6) {
@@ -29,7 +30,11 @@ void check_values(const Tensor& got, std::vector<std::size_t> shape, std::initia
     const auto v = got.flat(i);
     INFO("element " << i);
     if constexpr (std::is_floating_point_v<T>) {
-      CHECK(static_cast<double>(v) == doctest::Approx(w).epsilon(eps));
+      if (eps == 0) {
+        CHECK(static_cast<double>(v) == w);
+      } else {
+        CHECK(static_cast<double>(v) == doctest::Approx(w).epsilon(eps));
+      }
     } else {
       CHECK(static_cast<double>(v) == w);
     }
