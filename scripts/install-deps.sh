@@ -13,6 +13,7 @@ packages=(
   doctest-dev                        # unit tests
   libbenchmark-dev                   # benchmarks
   dataset-fashion-mnist              # data of the flagship example
+  zlib1g-dev                         # reading the dataset's gzip files
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include "typeflow/debug/print.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/activation.hpp"
+#include "typeflow/ops/argmax.hpp"
 #include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/broadcast_gradient.hpp"
 #include "typeflow/ops/compare.hpp"
