@@ -28,6 +28,7 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "typeflow/core/errors.hpp"
 

@@ -1,0 +1,852 @@
+// typeflow/io/checkpoint_format.hpp — the checkpoint file: one cereal archive per checkpoint.
+//
+// Portable binary (the default; every number little-endian, whatever the machine):
+//
+//   u8      1                       cereal's endianness flag (little-endian data)
+//   8 bytes "TFLWCKPT"              magic
+//   u32     format major, u32 minor a reader refuses a newer major version
+//   u32     CRC32C of the 16 bytes above (magic and version)
+//   header: u8 has_global_step, i64 global_step, u64 tensor count, then per tensor
+//           u64 name length, name bytes, u8 dtype, u64 rank, rank x u64 dims
+//   u32     CRC32C of the header bytes
+//   data:   per tensor, in header order: u64 byte count, the elements (little-endian),
+//           u32 CRC32C of those bytes
+//   (end of file: trailing bytes are an error)
+//
+// JSON (on request, for people to read): an object with "magic", "format_version",
+// "has_global_step", "global_step", "header_crc32c" and "tensors", an array of
+// {"name", "dtype", "shape", "crc32c", "values", "nan_bits"}; values are JSON numbers
+// (NaN and Infinity as rapidjson spells them), and "nan_bits" lists [index, bits] for every
+// NaN whose bit pattern is not the default quiet NaN, so NaN payloads survive too. The
+// CRCs are the same as in the binary format: computed on the little-endian bytes.
+//
+// Reading trusts no size in the file. Every length, count, rank and shape is checked
+// against caps and against the bytes that remain *before* anything is allocated (cereal's
+// std::vector/std::string loaders allocate whatever size the file claims, so they are never
+// used here); shape products use checked multiplication. Every failure is a typeflow
+// error: DataLoss for a corrupt or truncated file (naming the header or the tensor),
+// InvalidArgument for a newer format version, NotFound for a missing file.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <istream>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <cereal/archives/json.hpp>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
+
+#include "typeflow/core/dtype.hpp"
+#include "typeflow/core/errors.hpp"
+#include "typeflow/io/crc32c.hpp"
+#include "typeflow/io/file.hpp"
+
+namespace typeflow::io {
+
+// --- format constants and limits ----------------------------------------------------------
+
+inline constexpr std::uint32_t checkpoint_format_major = 1;
+inline constexpr std::uint32_t checkpoint_format_minor = 0;
+inline constexpr std::string_view checkpoint_magic = "TFLWCKPT";
+inline constexpr std::string_view checkpoint_json_magic = "typeflow checkpoint";
+/// Longest tensor name a checkpoint may hold, in bytes.
+inline constexpr std::size_t max_name_length = 1024;
+/// Highest rank of a tensor in a checkpoint.
+inline constexpr std::size_t max_rank = 32;
+/// Most tensors in one checkpoint.
+inline constexpr std::uint64_t max_tensors = std::uint64_t{1} << 20;
+/// Largest JSON checkpoint read (JSON is for people; large models use the binary format).
+inline constexpr std::uint64_t max_json_bytes = std::uint64_t{1} << 30;
+/// Deepest nesting of a JSON checkpoint (the format needs 4).
+inline constexpr std::size_t max_json_depth = 16;
+
+/// The archive a checkpoint is written with.
+enum class archive_format { portable_binary, json };
+
+// --- what a checkpoint holds ----------------------------------------------------------------
+
+/// "[2, 3]", as typeflow::shape_string spells shapes.
+inline std::string dims_string(std::span<const std::uint64_t> dims) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+/// One tensor of a checkpoint's manifest: name, dtype and shape.
+struct tensor_info {
+  std::string name;
+  typeflow::dtype dtype = typeflow::dtype::float32;
+  std::vector<std::uint64_t> shape;
+
+  /// Product of the dims (1 for a scalar); headers read from files are checked not to overflow.
+  std::uint64_t num_elements() const noexcept {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+  std::uint64_t num_bytes() const noexcept { return num_elements() * dtype_size(dtype); }
+  std::string shape_string() const { return dims_string(shape); }
+  friend bool operator==(const tensor_info&, const tensor_info&) = default;
+};
+
+/// The header of a checkpoint: format version, global step and the manifest.
+struct checkpoint_header {
+  std::uint32_t format_major = checkpoint_format_major;
+  std::uint32_t format_minor = checkpoint_format_minor;
+  archive_format format = archive_format::portable_binary;
+  std::optional<std::int64_t> global_step;
+  std::vector<tensor_info> tensors;
+
+  /// The tensor named `name`, or nullptr.
+  const tensor_info* find(std::string_view name) const noexcept {
+    for (const auto& t : tensors)
+      if (t.name == name) return &t;
+    return nullptr;
+  }
+};
+
+/// A tensor to write: `data` points to num_elements native-endian values of `dtype`.
+struct tensor_data_view {
+  std::string_view name;
+  typeflow::dtype dtype;
+  std::span<const std::uint64_t> shape;
+  const void* data;
+};
+
+namespace detail {
+
+// --- checked arithmetic and validation ------------------------------------------------------
+
+/// a * b, or nullopt on overflow.
+inline std::optional<std::uint64_t> checked_mul(std::uint64_t a, std::uint64_t b) noexcept {
+  std::uint64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+inline std::optional<std::uint64_t> checked_add(std::uint64_t a, std::uint64_t b) noexcept {
+  std::uint64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+/// The byte count of a tensor, or nullopt when the shape's product overflows.
+inline std::optional<std::uint64_t> checked_num_bytes(typeflow::dtype d, std::span<const std::uint64_t> shape) noexcept {
+  std::optional<std::uint64_t> n = std::uint64_t{1};
+  for (auto dim : shape) {
+    n = checked_mul(*n, dim);
+    if (!n) return n;
+  }
+  return checked_mul(*n, dtype_size(d));
+}
+
+inline std::optional<typeflow::dtype> dtype_from_code(std::uint64_t code) noexcept {
+  switch (code) {
+    case static_cast<std::uint8_t>(dtype::float32): return dtype::float32;
+    case static_cast<std::uint8_t>(dtype::float64): return dtype::float64;
+    case static_cast<std::uint8_t>(dtype::int32): return dtype::int32;
+    case static_cast<std::uint8_t>(dtype::int64): return dtype::int64;
+    case static_cast<std::uint8_t>(dtype::boolean): return dtype::boolean;
+    default: return std::nullopt;
+  }
+}
+
+inline std::optional<typeflow::dtype> dtype_from_name(std::string_view name) noexcept {
+  for (auto d : {dtype::float32, dtype::float64, dtype::int32, dtype::int64, dtype::boolean})
+    if (dtype_name(d) == name) return d;
+  return std::nullopt;
+}
+
+/// Why `name` cannot be a tensor name, or "" when it can: non-empty, at most
+/// max_name_length bytes, no control characters (names are never used as paths).
+inline std::string name_problem(std::string_view name) {
+  if (name.empty()) return "an empty tensor name";
+  if (name.size() > max_name_length)
+    return "a tensor name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(max_name_length) +
+           " are allowed)";
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7F) return "a tensor name with a control character";
+  return {};
+}
+
+// --- little-endian canonical encoding (what the CRCs cover) ---------------------------------
+
+struct le_encoder {
+  std::string bytes;
+  void u8(std::uint8_t v) { bytes.push_back(static_cast<char>(v)); }
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  }
+  void raw(std::string_view s) { bytes.append(s); }
+};
+
+inline std::uint32_t preamble_crc(std::uint32_t major, std::uint32_t minor) {
+  le_encoder e;
+  e.raw(checkpoint_magic);
+  e.u32(major);
+  e.u32(minor);
+  return crc32c(e.bytes);
+}
+
+inline std::uint32_t header_crc(const checkpoint_header& h) {
+  le_encoder e;
+  e.u8(h.global_step.has_value());
+  e.u64(static_cast<std::uint64_t>(h.global_step.value_or(0)));
+  e.u64(h.tensors.size());
+  for (const auto& t : h.tensors) {
+    e.u64(t.name.size());
+    e.raw(t.name);
+    e.u8(static_cast<std::uint8_t>(t.dtype));
+    e.u64(t.shape.size());
+    for (auto d : t.shape) e.u64(d);
+  }
+  return crc32c(e.bytes);
+}
+
+inline constexpr bool little_endian_host = std::endian::native == std::endian::little;
+
+/// Reverses the bytes of each element of `n` bytes of elements `width` wide, in place.
+inline void swap_elements(unsigned char* p, std::size_t n, std::size_t width) noexcept {
+  if (width <= 1) return;
+  for (std::size_t i = 0; i + width <= n; i += width)
+    for (std::size_t a = i, b = i + width - 1; a < b; ++a, --b) std::swap(p[a], p[b]);
+}
+
+inline constexpr std::size_t io_chunk = std::size_t{1} << 20;
+
+[[noreturn]] inline void throw_corrupt(const std::string& path, const std::string& what) {
+  throw data_loss_error("Checkpoint " + path + " is corrupt: " + what);
+}
+
+inline void check_writable(std::span<const tensor_data_view> tensors) {
+  if (tensors.size() > max_tensors)
+    throw invalid_argument_error("Cannot save " + std::to_string(tensors.size()) + " tensors in one checkpoint (at most " +
+                                 std::to_string(max_tensors) + ")");
+  std::unordered_set<std::string_view> seen;
+  for (const auto& t : tensors) {
+    if (auto p = name_problem(t.name); !p.empty())
+      throw invalid_argument_error("Cannot save " + p + ": '" + std::string(t.name.substr(0, 64)) + "'");
+    if (!seen.insert(t.name).second)
+      throw invalid_argument_error("Cannot save two tensors named " + std::string(t.name) + " in one checkpoint");
+    if (t.shape.size() > max_rank)
+      throw invalid_argument_error("Cannot save tensor " + std::string(t.name) + " of rank " +
+                                   std::to_string(t.shape.size()) + " (at most " + std::to_string(max_rank) + ")");
+    if (!checked_num_bytes(t.dtype, t.shape))
+      throw invalid_argument_error("Cannot save tensor " + std::string(t.name) + ": its size overflows");
+  }
+}
+
+inline checkpoint_header header_of(std::optional<std::int64_t> global_step, std::span<const tensor_data_view> tensors,
+                                   archive_format format) {
+  checkpoint_header h;
+  h.format = format;
+  h.global_step = global_step;
+  for (const auto& t : tensors) h.tensors.push_back({std::string(t.name), t.dtype, {t.shape.begin(), t.shape.end()}});
+  return h;
+}
+
+// --- portable binary writer --------------------------------------------------------------------
+
+inline void write_binary(std::ostream& out, const checkpoint_header& h, std::span<const tensor_data_view> tensors) {
+  cereal::PortableBinaryOutputArchive ar(out, cereal::PortableBinaryOutputArchive::Options::LittleEndian());
+  ar(cereal::binary_data(checkpoint_magic.data(), checkpoint_magic.size()));
+  ar(h.format_major, h.format_minor, preamble_crc(h.format_major, h.format_minor));
+  ar(static_cast<std::uint8_t>(h.global_step.has_value()), static_cast<std::int64_t>(h.global_step.value_or(0)),
+     static_cast<std::uint64_t>(h.tensors.size()));
+  for (const auto& t : h.tensors) {
+    ar(static_cast<std::uint64_t>(t.name.size()));
+    ar(cereal::binary_data(t.name.data(), t.name.size()));
+    ar(static_cast<std::uint8_t>(t.dtype), static_cast<std::uint64_t>(t.shape.size()));
+    for (auto d : t.shape) ar(d);
+  }
+  ar(header_crc(h));
+  std::unique_ptr<unsigned char[]> swapped;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const auto& t = tensors[i];
+    const std::uint64_t bytes = h.tensors[i].num_bytes();
+    ar(bytes);
+    const auto* p = static_cast<const unsigned char*>(t.data);
+    std::uint32_t crc = 0;
+    // In chunks, so that each chunk is checksummed while it is in the cache.
+    for (std::uint64_t off = 0; off < bytes; off += io_chunk) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(io_chunk, bytes - off));
+      const unsigned char* chunk = p + off;
+      if constexpr (!little_endian_host) {
+        if (!swapped) swapped.reset(new unsigned char[io_chunk]);
+        std::memcpy(swapped.get(), chunk, n);
+        swap_elements(swapped.get(), n, dtype_size(t.dtype));
+        chunk = swapped.get();
+      }
+      crc = crc32c_extend(crc, chunk, n);
+      ar(cereal::binary_data(chunk, n));
+    }
+    ar(crc);
+  }
+}
+
+// --- JSON writer --------------------------------------------------------------------------------
+
+template <class T>
+std::uint64_t bits_of(T v) {
+  if constexpr (sizeof(T) == 4) {
+    return std::bit_cast<std::uint32_t>(v);
+  } else {
+    return std::bit_cast<std::uint64_t>(v);
+  }
+}
+
+template <class T>
+void write_json_values(cereal::JSONOutputArchive& ar, const void* data, std::uint64_t n,
+                       std::vector<std::pair<std::uint64_t, std::uint64_t>>& nan_bits) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    if constexpr (std::is_floating_point_v<T>) {
+      if (v != v && bits_of(v) != bits_of(std::numeric_limits<T>::quiet_NaN())) nan_bits.emplace_back(i, bits_of(v));
+      ar(static_cast<double>(v));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      ar(v);
+    } else {
+      ar(static_cast<std::int64_t>(v));
+    }
+  }
+}
+
+inline std::uint32_t crc_of_native(const void* data, std::uint64_t bytes, typeflow::dtype d) {
+  if constexpr (little_endian_host) {
+    return crc32c(data, static_cast<std::size_t>(bytes));
+  } else {
+    std::vector<unsigned char> copy(static_cast<const unsigned char*>(data),
+                                    static_cast<const unsigned char*>(data) + bytes);
+    swap_elements(copy.data(), copy.size(), dtype_size(d));
+    return crc32c(copy.data(), copy.size());
+  }
+}
+
+inline void write_json(std::ostream& out, const checkpoint_header& h, std::span<const tensor_data_view> tensors) {
+  cereal::JSONOutputArchive ar(out);
+  ar(cereal::make_nvp("magic", std::string(checkpoint_json_magic)));
+  ar.setNextName("format_version");
+  ar.startNode();
+  ar(cereal::make_nvp("major", h.format_major), cereal::make_nvp("minor", h.format_minor));
+  ar.finishNode();
+  ar(cereal::make_nvp("has_global_step", h.global_step.has_value()),
+     cereal::make_nvp("global_step", static_cast<std::int64_t>(h.global_step.value_or(0))),
+     cereal::make_nvp("header_crc32c", header_crc(h)));
+  ar.setNextName("tensors");
+  ar.startNode();
+  ar.makeArray();
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const auto& info = h.tensors[i];
+    const auto& t = tensors[i];
+    ar.startNode();
+    ar(cereal::make_nvp("name", info.name),
+       cereal::make_nvp("dtype", std::string(dtype_name(info.dtype))));
+    ar.setNextName("shape");
+    ar.startNode();
+    ar.makeArray();
+    for (auto d : info.shape) ar(d);
+    ar.finishNode();
+    ar(cereal::make_nvp("crc32c", crc_of_native(t.data, info.num_bytes(), info.dtype)));
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> nan_bits;
+    ar.setNextName("values");
+    ar.startNode();
+    ar.makeArray();
+    const auto n = info.num_elements();
+    switch (info.dtype) {
+      case dtype::float32: write_json_values<float>(ar, t.data, n, nan_bits); break;
+      case dtype::float64: write_json_values<double>(ar, t.data, n, nan_bits); break;
+      case dtype::int32: write_json_values<std::int32_t>(ar, t.data, n, nan_bits); break;
+      case dtype::int64: write_json_values<std::int64_t>(ar, t.data, n, nan_bits); break;
+      case dtype::boolean: write_json_values<bool>(ar, t.data, n, nan_bits); break;
+    }
+    ar.finishNode();
+    ar.setNextName("nan_bits");
+    ar.startNode();
+    ar.makeArray();
+    for (const auto& [index, bits] : nan_bits) {
+      ar.startNode();
+      ar.makeArray();
+      ar(index, bits);
+      ar.finishNode();
+    }
+    ar.finishNode();
+    ar.finishNode();
+  }
+  ar.finishNode();
+}
+
+}  // namespace detail
+
+/// Writes one checkpoint to `out`. Names must be unique, non-empty, at most
+/// max_name_length bytes and free of control characters; ranks at most max_rank.
+inline void write_checkpoint(std::ostream& out, archive_format format, std::optional<std::int64_t> global_step,
+                             std::span<const tensor_data_view> tensors) {
+  detail::check_writable(tensors);
+  const auto header = detail::header_of(global_step, tensors, format);
+  if (format == archive_format::portable_binary) {
+    detail::write_binary(out, header, tensors);
+  } else {
+    detail::write_json(out, header, tensors);  // the archive closes the root object when destroyed
+  }
+}
+
+// --- reading --------------------------------------------------------------------------------------
+
+/// Reads a checkpoint: the header when constructed, the tensors' data on request.
+class checkpoint_reader {
+ public:
+  /// Opens the checkpoint file at `path` and reads its header.
+  explicit checkpoint_reader(const std::filesystem::path& path) : path_(path.string()) {
+    auto fb = std::make_unique<std::filebuf>();
+    if (!fb->open(path, std::ios::in | std::ios::binary)) {
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec))
+        throw not_found_error("Checkpoint " + path_ + " not found");
+      throw not_found_error("Unable to open checkpoint " + path_);
+    }
+    const auto end = fb->pubseekoff(0, std::ios::end, std::ios::in);
+    if (end == std::streampos(-1) || fb->pubseekoff(0, std::ios::beg, std::ios::in) != std::streampos(0))
+      throw not_found_error("Unable to read checkpoint " + path_ + " (not a regular file)");
+    file_ = std::move(fb);
+    init(*file_, static_cast<std::uint64_t>(std::streamoff(end)));
+  }
+
+  /// Reads a checkpoint held in memory; the bytes must outlive the reader.
+  checkpoint_reader(const void* data, std::size_t size, std::string name = "<memory>") : path_(std::move(name)) {
+    memory_ = std::make_unique<memory_input_buffer>(data, size);
+    init(*memory_, size);
+  }
+
+  checkpoint_reader(const checkpoint_reader&) = delete;
+  checkpoint_reader& operator=(const checkpoint_reader&) = delete;
+
+  const checkpoint_header& header() const noexcept { return header_; }
+  const std::string& path() const noexcept { return path_; }
+
+  /// Reads the tensors' data, in header order: `dest(info, index)` returns where to put
+  /// info.num_bytes() bytes (native-endian elements), or nullptr to skip the tensor.
+  /// Every tensor read is checked against its CRC32C (DataLoss naming it on mismatch);
+  /// bool tensors must hold only 0 and 1. Can be called once.
+  template <class Dest>
+  void read_tensors(Dest&& dest) {
+    if (data_read_) throw failed_precondition_error("The tensors of checkpoint " + path_ + " were read already");
+    data_read_ = true;
+    try {
+      if (header_.format == archive_format::json) {
+        read_json_tensors(dest);
+      } else {
+        read_binary_tensors(dest);
+      }
+    } catch (const cereal::Exception& e) {
+      detail::throw_corrupt(path_, std::string("unexpected end of data (") + e.what() + ")");
+    }
+  }
+
+ private:
+  // --- bounded reading ----------------------------------------------------------------------
+  void take(std::uint64_t n, const char* what) {
+    if (n > remaining_)
+      detail::throw_corrupt(path_, std::string("truncated ") + what + " (needs " + std::to_string(n) + " bytes, " +
+                                       std::to_string(remaining_) + " left)");
+    remaining_ -= n;
+  }
+  template <class T>
+  T read_value(const char* what) {
+    take(sizeof(T), what);
+    T v{};
+    (*binary_)(v);
+    return v;
+  }
+  void read_bytes(void* p, std::uint64_t n, const char* what) {
+    take(n, what);
+    (*binary_)(cereal::binary_data(static_cast<char*>(p), static_cast<std::size_t>(n)));
+  }
+
+  void init(std::streambuf& sb, std::uint64_t size) {
+    sb_ = &sb;
+    remaining_ = size;
+    try {
+      // The first non-blank byte tells the archive: '{' is JSON, 1 the binary format.
+      int first = sb.sgetc();
+      if (first == '{' || first == ' ' || first == '\n' || first == '\t' || first == '\r') {
+        read_json(sb, size);
+      } else {
+        read_binary_header(sb);
+      }
+    } catch (const cereal::Exception& e) {
+      detail::throw_corrupt(path_, std::string("bad header (") + e.what() + ")");
+    }
+  }
+
+  void read_binary_header(std::streambuf& sb) {
+    if (remaining_ == 0) detail::throw_corrupt(path_, "the file is empty");
+    const int flag = sb.sgetc();
+    if (flag != 1) detail::throw_corrupt(path_, "bad header (not a typeflow checkpoint: bad endianness flag)");
+    stream_ = std::make_unique<std::istream>(&sb);
+    take(1, "header");
+    binary_ = std::make_unique<cereal::PortableBinaryInputArchive>(*stream_);
+
+    char magic[8];
+    read_bytes(magic, 8, "header");
+    if (std::string_view(magic, 8) != checkpoint_magic)
+      detail::throw_corrupt(path_, "bad header (not a typeflow checkpoint: bad magic)");
+    header_.format = archive_format::portable_binary;
+    header_.format_major = read_value<std::uint32_t>("header");
+    header_.format_minor = read_value<std::uint32_t>("header");
+    if (read_value<std::uint32_t>("header") != detail::preamble_crc(header_.format_major, header_.format_minor))
+      detail::throw_corrupt(path_, "header checksum does not match (format version)");
+    check_version();
+
+    const auto has_step = read_value<std::uint8_t>("header");
+    const auto step = read_value<std::int64_t>("header");
+    if (has_step > 1) detail::throw_corrupt(path_, "bad header (global step flag)");
+    if (has_step) header_.global_step = step;
+    const auto count = read_value<std::uint64_t>("header");
+    // The smallest entry: length (8), a 1-byte name, dtype (1), rank (8); plus 12 data bytes.
+    if (count > max_tensors || count > remaining_ / 30)
+      detail::throw_corrupt(path_, "bad header (" + std::to_string(count) + " tensors cannot fit in the " +
+                                       std::to_string(remaining_) + " bytes left)");
+    header_.tensors.reserve(static_cast<std::size_t>(count));
+    std::unordered_set<std::string> names;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      tensor_info t;
+      const auto len = read_value<std::uint64_t>("header");
+      if (len == 0 || len > max_name_length)
+        detail::throw_corrupt(path_, "bad header (tensor name length " + std::to_string(len) + ")");
+      if (len > remaining_) take(len, "header");
+      t.name.resize(static_cast<std::size_t>(len));
+      read_bytes(t.name.data(), len, "header");
+      if (auto p = detail::name_problem(t.name); !p.empty()) detail::throw_corrupt(path_, "bad header (" + p + ")");
+      const auto code = read_value<std::uint8_t>("header");
+      const auto d = detail::dtype_from_code(code);
+      if (!d)
+        detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has unknown dtype code " +
+                                         std::to_string(code) + ")");
+      t.dtype = *d;
+      const auto rank = read_value<std::uint64_t>("header");
+      if (rank > max_rank)
+        detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has rank " + std::to_string(rank) +
+                                         ", at most " + std::to_string(max_rank) + " is allowed)");
+      t.shape.resize(static_cast<std::size_t>(rank));
+      for (auto& dim : t.shape) dim = read_value<std::uint64_t>("header");
+      if (!detail::checked_num_bytes(t.dtype, t.shape))
+        detail::throw_corrupt(path_, "bad header (the size of tensor " + t.name + " overflows)");
+      if (!names.insert(t.name).second)
+        detail::throw_corrupt(path_, "bad header (two tensors are named " + t.name + ")");
+      header_.tensors.push_back(std::move(t));
+    }
+    if (read_value<std::uint32_t>("header") != detail::header_crc(header_))
+      detail::throw_corrupt(path_, "header checksum does not match");
+
+    // The data section must be exactly what the manifest describes.
+    std::optional<std::uint64_t> need = std::uint64_t{0};
+    for (const auto& t : header_.tensors) {
+      need = detail::checked_add(*need, t.num_bytes());
+      if (need) need = detail::checked_add(*need, 12);
+      if (!need) break;
+    }
+    if (!need || *need != remaining_)
+      detail::throw_corrupt(path_, "the data section has " + std::to_string(remaining_) + " bytes, the manifest needs " +
+                                       (need ? std::to_string(*need) : std::string("more than 2^64")) +
+                                       (need && *need > remaining_ ? " (truncated file)" : ""));
+  }
+
+  void check_version() {
+    if (header_.format_major > checkpoint_format_major)
+      throw invalid_argument_error("Checkpoint " + path_ + " has format version " +
+                                   std::to_string(header_.format_major) + "." + std::to_string(header_.format_minor) +
+                                   ", newer than this typeflow reads (" + std::to_string(checkpoint_format_major) +
+                                   ".x): upgrade typeflow to read it");
+  }
+
+  template <class Dest>
+  void read_binary_tensors(Dest& dest) {
+    for (std::size_t i = 0; i < header_.tensors.size(); ++i) {
+      const auto& t = header_.tensors[i];
+      const auto bytes = read_value<std::uint64_t>("tensor size");
+      if (bytes != t.num_bytes())
+        detail::throw_corrupt(path_, "tensor " + t.name + " has " + std::to_string(bytes) + " bytes of data, its shape " +
+                                         t.shape_string() + " and dtype " + std::string(dtype_name(t.dtype)) +
+                                         " need " + std::to_string(t.num_bytes()));
+      if (bytes > remaining_) take(bytes, "tensor data");  // unreachable: the header checked the sizes
+      void* out = dest(static_cast<const tensor_info&>(t), i);
+      if (out == nullptr) {
+        take(bytes, "tensor data");
+        skip(bytes);
+        (void)read_value<std::uint32_t>("tensor checksum");
+        continue;
+      }
+      auto* p = static_cast<unsigned char*>(out);
+      std::uint32_t crc = 0;
+      for (std::uint64_t off = 0; off < bytes; off += detail::io_chunk) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(detail::io_chunk, bytes - off));
+        read_bytes(p + off, n, "tensor data");
+        crc = crc32c_extend(crc, p + off, n);
+      }
+      const auto stored = read_value<std::uint32_t>("tensor checksum");
+      if (stored != crc)
+        throw data_loss_error("Checksum does not match for tensor " + t.name + " in checkpoint " + path_ +
+                              ": stored " + std::to_string(stored) + ", computed " + std::to_string(crc));
+      if constexpr (!detail::little_endian_host) detail::swap_elements(p, bytes, dtype_size(t.dtype));
+      check_bools(t, p);
+    }
+    if (remaining_ != 0) detail::throw_corrupt(path_, std::to_string(remaining_) + " bytes after the last tensor");
+  }
+
+  void skip(std::uint64_t n) {
+    const auto pos = sb_->pubseekoff(static_cast<std::streamoff>(n), std::ios::cur, std::ios::in);
+    if (pos == std::streampos(-1)) {
+      char buf[4096];
+      while (n > 0) {
+        const auto k = static_cast<std::size_t>(std::min<std::uint64_t>(n, sizeof buf));
+        (*binary_)(cereal::binary_data(buf, k));
+        n -= k;
+      }
+    }
+  }
+
+  void check_bools(const tensor_info& t, const unsigned char* p) const {
+    if (t.dtype != dtype::boolean) return;
+    const auto n = t.num_elements();
+    for (std::uint64_t i = 0; i < n; ++i)
+      if (p[i] > 1)
+        throw data_loss_error("Tensor " + t.name + " in checkpoint " + path_ + " holds a bool that is neither 0 nor 1");
+  }
+
+  // --- JSON -----------------------------------------------------------------------------------------
+  static void check_json_depth(std::string_view s, const std::string& path) {
+    std::size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (char c : s) {
+      if (in_string) {
+        if (escaped) {
+          escaped = false;
+        } else if (c == '\\') {
+          escaped = true;
+        } else if (c == '"') {
+          in_string = false;
+        }
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > max_json_depth)
+          detail::throw_corrupt(path, "JSON nested deeper than " + std::to_string(max_json_depth) + " levels");
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      }
+    }
+  }
+
+  template <class T>
+  void read_json_values(cereal::JSONInputArchive& ar, unsigned char* out, std::uint64_t n) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+      T v{};
+      if constexpr (std::is_floating_point_v<T>) {
+        double d;
+        ar(d);
+        if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<T>::max()))
+          detail::throw_corrupt(path_, "a value out of range of its dtype");
+        v = static_cast<T>(d);
+      } else if constexpr (std::is_same_v<T, bool>) {
+        ar(v);
+      } else {
+        std::int64_t x;
+        ar(x);
+        if (x < std::numeric_limits<T>::min() || x > std::numeric_limits<T>::max())
+          detail::throw_corrupt(path_, "a value out of range of its dtype");
+        v = static_cast<T>(x);
+      }
+      std::memcpy(out + i * sizeof(T), &v, sizeof(T));
+    }
+  }
+
+  template <class T>
+  void set_nan_bits(unsigned char* out, std::uint64_t n, std::uint64_t index, std::uint64_t bits,
+                    const tensor_info& t) {
+    if (index >= n) detail::throw_corrupt(path_, "tensor " + t.name + ": nan_bits index out of range");
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    if (bits > std::numeric_limits<U>::max()) detail::throw_corrupt(path_, "tensor " + t.name + ": bad nan_bits");
+    const T v = std::bit_cast<T>(static_cast<U>(bits));
+    if (v == v) detail::throw_corrupt(path_, "tensor " + t.name + ": nan_bits holds a number that is not a NaN");
+    std::memcpy(out + index * sizeof(T), &v, sizeof(T));
+  }
+
+  void read_json(std::streambuf& sb, std::uint64_t size) {
+    if (size > max_json_bytes)
+      detail::throw_corrupt(path_, "a JSON checkpoint of " + std::to_string(size) + " bytes (at most " +
+                                       std::to_string(max_json_bytes) + " are read; use the binary format)");
+    std::string text(static_cast<std::size_t>(size), '\0');
+    if (static_cast<std::uint64_t>(sb.sgetn(text.data(), static_cast<std::streamsize>(size))) != size)
+      detail::throw_corrupt(path_, "truncated JSON");
+    remaining_ = 0;
+    check_json_depth(text, path_);
+    memory_input_buffer mb(text.data(), text.size());
+    std::istream is(&mb);
+    cereal::JSONInputArchive ar(is);
+    header_.format = archive_format::json;
+
+    std::string magic;
+    ar(cereal::make_nvp("magic", magic));
+    if (magic != checkpoint_json_magic) detail::throw_corrupt(path_, "bad header (not a typeflow checkpoint: bad magic)");
+    ar.setNextName("format_version");
+    ar.startNode();
+    ar(cereal::make_nvp("major", header_.format_major), cereal::make_nvp("minor", header_.format_minor));
+    ar.finishNode();
+    check_version();
+    bool has_step = false;
+    std::int64_t step = 0;
+    std::uint32_t stored_header_crc = 0;
+    ar(cereal::make_nvp("has_global_step", has_step), cereal::make_nvp("global_step", step),
+       cereal::make_nvp("header_crc32c", stored_header_crc));
+    if (has_step) header_.global_step = step;
+
+    ar.setNextName("tensors");
+    ar.startNode();
+    cereal::size_type count = 0;
+    ar.loadSize(count);
+    if (count > max_tensors) detail::throw_corrupt(path_, "bad header (too many tensors)");
+    std::unordered_set<std::string> names;
+    std::vector<std::uint32_t> crcs;
+    for (cereal::size_type i = 0; i < count; ++i) {
+      tensor_info t;
+      std::string dt;
+      ar.startNode();
+      ar(cereal::make_nvp("name", t.name), cereal::make_nvp("dtype", dt));
+      if (auto p = detail::name_problem(t.name); !p.empty()) detail::throw_corrupt(path_, "bad header (" + p + ")");
+      const auto d = detail::dtype_from_name(dt);
+      if (!d) detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has unknown dtype)");
+      t.dtype = *d;
+      ar.setNextName("shape");
+      ar.startNode();
+      cereal::size_type rank = 0;
+      ar.loadSize(rank);
+      if (rank > max_rank) detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has too high a rank)");
+      t.shape.resize(rank);
+      for (auto& dim : t.shape) ar(dim);
+      ar.finishNode();
+      const auto bytes = detail::checked_num_bytes(t.dtype, t.shape);
+      if (!bytes) detail::throw_corrupt(path_, "bad header (the size of tensor " + t.name + " overflows)");
+      if (!names.insert(t.name).second) detail::throw_corrupt(path_, "bad header (two tensors are named " + t.name + ")");
+      std::uint32_t crc = 0;
+      ar(cereal::make_nvp("crc32c", crc));
+      crcs.push_back(crc);
+
+      ar.setNextName("values");
+      ar.startNode();
+      cereal::size_type n = 0;
+      ar.loadSize(n);  // the number of values actually in the document, not a claim
+      if (n != t.num_elements())
+        detail::throw_corrupt(path_, "tensor " + t.name + " has " + std::to_string(n) + " values, its shape " +
+                                         t.shape_string() + " needs " + std::to_string(t.num_elements()));
+      std::vector<unsigned char> data(static_cast<std::size_t>(*bytes));
+      switch (t.dtype) {
+        case dtype::float32: read_json_values<float>(ar, data.data(), n); break;
+        case dtype::float64: read_json_values<double>(ar, data.data(), n); break;
+        case dtype::int32: read_json_values<std::int32_t>(ar, data.data(), n); break;
+        case dtype::int64: read_json_values<std::int64_t>(ar, data.data(), n); break;
+        case dtype::boolean: read_json_values<bool>(ar, data.data(), n); break;
+      }
+      ar.finishNode();
+      ar.setNextName("nan_bits");
+      ar.startNode();
+      cereal::size_type k = 0;
+      ar.loadSize(k);
+      for (cereal::size_type j = 0; j < k; ++j) {
+        std::uint64_t index = 0, bits = 0;
+        ar.startNode();
+        ar(index, bits);
+        ar.finishNode();
+        if (t.dtype == dtype::float32) {
+          set_nan_bits<float>(data.data(), n, index, bits, t);
+        } else if (t.dtype == dtype::float64) {
+          set_nan_bits<double>(data.data(), n, index, bits, t);
+        } else {
+          detail::throw_corrupt(path_, "tensor " + t.name + ": nan_bits in a tensor that is not floating-point");
+        }
+      }
+      ar.finishNode();
+      ar.finishNode();
+      header_.tensors.push_back(std::move(t));
+      json_data_.push_back(std::move(data));
+    }
+    ar.finishNode();
+    if (stored_header_crc != detail::header_crc(header_)) detail::throw_corrupt(path_, "header checksum does not match");
+    json_crcs_ = std::move(crcs);
+  }
+
+  template <class Dest>
+  void read_json_tensors(Dest& dest) {
+    for (std::size_t i = 0; i < header_.tensors.size(); ++i) {
+      const auto& t = header_.tensors[i];
+      void* out = dest(static_cast<const tensor_info&>(t), i);
+      if (out == nullptr) continue;
+      const auto& data = json_data_[i];
+      const auto crc = detail::crc_of_native(data.data(), data.size(), t.dtype);
+      if (crc != json_crcs_[i])
+        throw data_loss_error("Checksum does not match for tensor " + t.name + " in checkpoint " + path_ +
+                              ": stored " + std::to_string(json_crcs_[i]) + ", computed " + std::to_string(crc));
+      if (!data.empty()) std::memcpy(out, data.data(), data.size());
+      check_bools(t, data.data());
+    }
+  }
+
+  std::string path_;
+  checkpoint_header header_;
+  std::unique_ptr<std::filebuf> file_;
+  std::unique_ptr<memory_input_buffer> memory_;
+  std::streambuf* sb_ = nullptr;
+  std::unique_ptr<std::istream> stream_;
+  std::unique_ptr<cereal::PortableBinaryInputArchive> binary_;
+  std::uint64_t remaining_ = 0;
+  bool data_read_ = false;
+  std::vector<std::vector<unsigned char>> json_data_;
+  std::vector<std::uint32_t> json_crcs_;
+};
+
+/// The manifest of the checkpoint at `path`: every tensor's name, dtype and shape, in
+/// file order (tf.train.list_variables). Reads the header only.
+inline std::vector<tensor_info> list_tensors(const std::filesystem::path& path) {
+  return checkpoint_reader(path).header().tensors;
+}
+
+/// Reads and verifies every tensor of a checkpoint into memory (for tools and tests):
+/// the header and each tensor's native-endian bytes.
+struct loaded_checkpoint {
+  checkpoint_header header;
+  std::vector<std::vector<unsigned char>> data;
+};
+inline loaded_checkpoint load_all(checkpoint_reader& reader) {
+  loaded_checkpoint out;
+  out.header = reader.header();
+  out.data.resize(out.header.tensors.size());
+  reader.read_tensors([&](const tensor_info& t, std::size_t i) -> void* {
+    out.data[i].resize(static_cast<std::size_t>(t.num_bytes()));
+    return out.data[i].data();
+  });
+  return out;
+}
+
+}  // namespace typeflow::io
