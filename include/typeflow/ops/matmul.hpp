@@ -44,22 +44,23 @@ struct matmul_shape {
                            shape<0, 0>>;
 };
 
+// c = alpha * op(a) op(b) + beta * c
 template <class T>
-void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, const T* a, std::size_t lda,
-          const T* b, std::size_t ldb, T* c, std::size_t ldc) {
+void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
+          const T* b, std::size_t ldb, T beta, T* c, std::size_t ldc) {
   const auto op_a = ta ? CblasTrans : CblasNoTrans;
   const auto op_b = tb ? CblasTrans : CblasNoTrans;
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, op_a, op_b, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), 0.0f, c, int(ldc));
+    cblas_sgemm(CblasRowMajor, op_a, op_b, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, op_a, op_b, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), 0.0, c, int(ldc));
+    cblas_dgemm(CblasRowMajor, op_a, op_b, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   } else {  // integer types: a plain triple loop, as TensorFlow's CPU kernel for ints
     for (std::size_t i = 0; i < m; ++i)
       for (std::size_t j = 0; j < n; ++j) {
         T acc{};
         for (std::size_t p = 0; p < k; ++p)
           acc += (ta ? a[p * lda + i] : a[i * lda + p]) * (tb ? b[j * ldb + p] : b[p * ldb + j]);
-        c[i * ldc + j] = acc;
+        c[i * ldc + j] = alpha * acc + beta * c[i * ldc + j];
       }
   }
 }
@@ -96,6 +97,23 @@ struct matmul_node
     constexpr std::size_t r = shape_of<A>::rank;
     const auto& sa = a.shape();
     const auto& sb = b.shape();
+    if constexpr (!shape_of<matmul_node>::is_static) {
+      std::array<std::size_t, r> os{};
+      for (std::size_t i = 0; i + 2 < r; ++i) os[i] = sa[i];
+      os[r - 2] = TA ? sa[r - 1] : sa[r - 2];
+      os[r - 1] = TB ? sb[r - 2] : sb[r - 1];
+      out.resize(os);
+    }
+    accumulate(out.data(), T(1), T(0), a, b);
+  }
+
+  /// c = alpha * op(a) op(b) + beta * c, c holding the product's shape: the gradient
+  /// descent update of a matmul gradient is one gemm with alpha = -learning_rate, beta = 1.
+  template <class T, class VA, class VB>
+  static void accumulate(T* c, T alpha, T beta, const VA& a, const VB& b) {
+    constexpr std::size_t r = shape_of<A>::rank;
+    const auto& sa = a.shape();
+    const auto& sb = b.shape();
     const std::size_t m = TA ? sa[r - 1] : sa[r - 2];
     const std::size_t ka = TA ? sa[r - 2] : sa[r - 1];
     const std::size_t kb = TB ? sb[r - 1] : sb[r - 2];
@@ -109,19 +127,11 @@ struct matmul_node
     if (ka != kb || !batch_ok)
       throw invalid_argument_error("Matrix size-incompatible in MatMul: In[0]: " + shape_string(sa) +
                                    ", In[1]: " + shape_string(sb));
-    if constexpr (!shape_of<matmul_node>::is_static) {
-      std::array<std::size_t, r> os{};
-      for (std::size_t i = 0; i + 2 < r; ++i) os[i] = sa[i];
-      os[r - 2] = m;
-      os[r - 1] = n;
-      out.resize(os);
-    }
     const T* pa = a.data();
     const T* pb = b.data();
-    T* pc = out.data();
     const std::size_t lda = sa[r - 1], ldb = sb[r - 1];
     for (std::size_t i = 0; i < batch; ++i)
-      detail::gemm<T>(TA, TB, m, n, ka, pa + i * m * ka, lda, pb + i * kb * n, ldb, pc + i * m * n, n);
+      detail::gemm<T>(TA, TB, m, n, ka, alpha, pa + i * m * ka, lda, pb + i * kb * n, ldb, beta, c + i * m * n, n);
   }
 };
 

@@ -283,6 +283,10 @@ struct run_context {
   using materialized = mp::mp_filter<is_materialized, order>;
   using buffers_type =
       typename detail::as_tuple_impl<mp::mp_transform<detail::buffer_t, materialized>>::type;
+  /// Plans of scalars only are kept on the stack of run(), not in the session.
+  static constexpr bool small_plan =
+      mp::mp_all_of<mp::mp_transform<detail::buffer_t, materialized>, std::is_trivially_copyable>::value &&
+      sizeof(buffers_type) <= 1024;
 
   Session& session;
   const FeedTuple& feeds;
@@ -441,11 +445,20 @@ auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
                                           std::string(V::name.view()));
       });
 
-      auto& bufs = buffers_for<typename ctx_t::buffers_type>(detail::plan_id<ctx_t>);
+      using buffers_type = typename ctx_t::buffers_type;
       const feed_tuple feed_refs(feeds...);
-      ctx_t ctx{*this, feed_refs, bufs};
-      detail::run_steps(ctx, order{});
-      return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+      if constexpr (ctx_t::small_plan) {
+        // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
+        buffers_type bufs{};
+        ctx_t ctx{*this, feed_refs, bufs};
+        detail::run_steps(ctx, order{});
+        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+      } else {
+        auto& bufs = buffers_for<buffers_type>(detail::plan_id<ctx_t>);
+        ctx_t ctx{*this, feed_refs, bufs};
+        detail::run_steps(ctx, order{});
+        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+      }
     }
   }
 }

@@ -29,9 +29,9 @@ struct adagrad_def : no_step_state {
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
     using T = value_type_of<V>;
-    auto* v = detail::data_of(ctx.template slot_of<V>().value);
-    auto* acc = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
-    const auto* gp = detail::data_of(g);
+    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
+    T* __restrict acc = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
+    const T* __restrict gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
       acc[i] += gp[i] * gp[i];

@@ -65,10 +65,10 @@ struct adam_def {
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const hyper& h, double lr_t, const G& g) {
     using T = value_type_of<V>;
-    auto* v = detail::data_of(ctx.template slot_of<V>().value);
-    auto* m = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
-    auto* s = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
-    const auto* gp = detail::data_of(g);
+    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
+    T* __restrict m = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
+    T* __restrict s = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
+    const T* __restrict gp = detail::data_of(g);
     const T b1 = static_cast<T>(h.beta1), b2 = static_cast<T>(h.beta2), eps = static_cast<T>(h.epsilon);
     const T lr = static_cast<T>(lr_t);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) {

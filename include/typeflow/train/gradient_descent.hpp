@@ -1,9 +1,18 @@
 // typeflow/train/gradient_descent.hpp — tf.train.GradientDescentOptimizer.
 #pragma once
 
+#include "typeflow/ops/matmul.hpp"
 #include "typeflow/train/optimizer.hpp"
 
 namespace typeflow::train {
+
+namespace detail {
+template <class G>
+struct is_rank2_float_matmul : std::false_type {};
+template <class A, class B, bool TA, bool TB>
+struct is_rank2_float_matmul<matmul_node<A, B, TA, TB>>
+    : std::bool_constant<floating_element<value_type_of<A>> && shape_of<A>::rank == 2> {};
+}  // namespace detail
 
 /// var -= learning_rate * gradient.
 template <fixed_string Name>
@@ -20,11 +29,30 @@ struct gradient_descent_def : no_step_state {
   template <class V>
   static void define_slots() {}
 
+  // A matmul gradient (a dense layer's kernel) is not materialized: the update is one
+  // gemm, var = -learning_rate * op(a) op(b) + var.
+  template <class G>
+  static constexpr bool fuses = detail::is_rank2_float_matmul<G>::value;
+
+  template <class V, class G, class Ctx>
+  static void apply_fused(Ctx& ctx, const hyper& h) {
+    using T = value_type_of<V>;
+    const auto& a = ctx.template value<mp::mp_at_c<inputs_of<G>, 0>>();
+    const auto& b = ctx.template value<mp::mp_at_c<inputs_of<G>, 1>>();
+    const std::size_t r = G::transpose_a ? a.shape()[1] : a.shape()[0];
+    const std::size_t c = G::transpose_b ? b.shape()[0] : b.shape()[1];
+    if (r * c != shape_of<V>::size)
+      throw invalid_argument_error("The gradient of variable " + std::string(V::name.view()) + " has " +
+                                   std::to_string(r * c) + " elements, the variable " +
+                                   std::to_string(shape_of<V>::size));
+    G::accumulate(detail::data_of(ctx.template slot_of<V>().value), static_cast<T>(-h.learning_rate), T(1), a, b);
+  }
+
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
     using T = value_type_of<V>;
-    auto* v = detail::data_of(ctx.template slot_of<V>().value);
-    const auto* gp = detail::data_of(g);
+    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
+    const T* __restrict gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) v[i] -= lr * gp[i];
   }

@@ -97,10 +97,12 @@ struct hyperparameters_registry {
   typename Def::hyper value{};
 };
 
+// Constant-initialized, so reading it in a training step costs no initialization guard.
+template <class Def>
+inline hyperparameters_registry<Def> registry_instance{};
 template <class Def>
 hyperparameters_registry<Def>& registry() {
-  static hyperparameters_registry<Def> r;
-  return r;
+  return registry_instance<Def>;
 }
 
 /// Records an optimizer's hyperparameters under its type; a second definition must agree.
@@ -157,8 +159,51 @@ struct is_real_gradient : std::bool_constant<!std::is_same_v<G, elementwise_node
 /// The update node of an optimizer: when run, applies each pair's gradient to its
 /// variable (in order), then the optimizer's once-per-step work (Adam's beta powers),
 /// then increments the global step if there is one.
+namespace detail {
+// What the update node evaluates for a pair: the gradient, or, when the optimizer fuses
+// the gradient's last op into its update (gradient descent of a matmul gradient), that
+// op's inputs.
+template <class Def, class P>
+struct update_inputs {
+  using type = mp::mp_list<typename P::gradient>;
+};
+template <class Def, class P>
+  requires requires { Def::template fuses<typename P::gradient>; } && Def::template fuses<typename P::gradient>
+struct update_inputs<Def, P> {
+  using type = inputs_of<typename P::gradient>;
+};
+template <class Def, class... P>
+using update_inputs_t = mp::mp_append<typename update_inputs<Def, P>::type...>;
+
+template <class Inputs>
+struct effect_facade;
+template <class... In>
+struct effect_facade<mp::mp_list<In...>> {
+  using type = node_facade<none_t, scalar, node_kind::effect, In...>;
+};
+
+template <class Def, class G>
+constexpr bool fused_update() {
+  if constexpr (requires { Def::template fuses<G>; }) {
+    return Def::template fuses<G>;
+  } else {
+    return false;
+  }
+}
+
+template <class Def, class V, class G, class Ctx, class Step>
+void apply_pair(Ctx& ctx, const typename Def::hyper& h, const Step& step) {
+  if constexpr (fused_update<Def, G>()) {
+    Def::template apply_fused<V, G>(ctx, h);
+  } else {
+    check_gradient_size<V>(ctx.template value<G>());
+    Def::template apply<V>(ctx, h, step, ctx.template value<G>());
+  }
+}
+}  // namespace detail
+
 template <class Def, class GlobalStep, class... Pairs>
-struct apply_gradients_node : node_facade<none_t, scalar, node_kind::effect, typename Pairs::gradient...> {
+struct apply_gradients_node : detail::effect_facade<detail::update_inputs_t<Def, Pairs...>>::type {
   static constexpr std::string_view op_name = Def::op_name;
   using output_type = none_t;
   using first_variable = typename mp::mp_front<mp::mp_list<Pairs...>>::variable;
@@ -168,12 +213,15 @@ struct apply_gradients_node : node_facade<none_t, scalar, node_kind::effect, typ
                                 mp::mp_if_c<std::is_void_v<GlobalStep>, mp::mp_list<>, mp::mp_list<GlobalStep>>>;
   using reads = targets;
 
+  // The update loops read the gradient and write the variable through restrict pointers.
+  static_assert((!std::is_same_v<typename Pairs::gradient, typename Pairs::variable> && ...),
+                "apply_gradients: a variable cannot be its own gradient");
+
   template <class Ctx>
   static void run(Ctx& ctx) {
     const auto& h = detail::hyperparameters<Def>();
-    (detail::check_gradient_size<typename Pairs::variable>(ctx.template value<typename Pairs::gradient>()), ...);
     const auto step = Def::template prepare<first_variable>(ctx, h);
-    (Def::template apply<typename Pairs::variable>(ctx, h, step, ctx.template value<typename Pairs::gradient>()), ...);
+    (detail::apply_pair<Def, typename Pairs::variable, typename Pairs::gradient>(ctx, h, step), ...);
     Def::template finish<first_variable>(ctx, h);
     if constexpr (!std::is_void_v<GlobalStep>) ctx.template slot_of<GlobalStep>().value += 1;
   }

@@ -33,10 +33,10 @@ struct rmsprop_def : no_step_state {
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
     using T = value_type_of<V>;
-    auto* v = detail::data_of(ctx.template slot_of<V>().value);
-    auto* ms = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
-    auto* mom = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
-    const auto* gp = detail::data_of(g);
+    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
+    T* __restrict ms = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
+    T* __restrict mom = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
+    const T* __restrict gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate), rho = static_cast<T>(h.decay),
             mu = static_cast<T>(h.momentum), eps = static_cast<T>(h.epsilon);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
