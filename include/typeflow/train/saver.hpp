@@ -437,7 +437,8 @@ class saver {
           mismatches.push_back("Cannot restore " + var + " of dtype " + std::string(dtype_name_of<typename M::T>) +
                                " from a tensor of dtype " + std::string(dtype_name(found->dtype)) + " in checkpoint " +
                                reader.path());
-        const bool same_shape = std::equal(found->shape.begin(), found->shape.end(), M::dims.begin(), M::dims.end());
+        bool same_shape = found->shape.size() == M::rank;
+        for (std::size_t d = 0; same_shape && d < M::rank; ++d) same_shape = found->shape[d] == M::dims[d];
         if (!same_shape && !(options_.reshape && found->num_elements() == M::elements))
           mismatches.push_back("Cannot restore " + var + " of shape " + io::dims_string(M::dims) +
                                " from a tensor of shape " + found->shape_string() + " in checkpoint " + reader.path() +

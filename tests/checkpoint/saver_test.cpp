@@ -1,0 +1,260 @@
+// train::saver: save and restore, renaming, subsets, and every way a restore can fail,
+// which must leave the session unchanged.
+#include <doctest/doctest.h>
+
+#include <typeflow/ops/state.hpp>
+#include <typeflow/ops/variable.hpp>
+#include <typeflow/session/session.hpp>
+#include <typeflow/train/saver.hpp>
+
+#include "checkpoint_testing.hpp"
+
+namespace tf = typeflow;
+namespace train = typeflow::train;
+using ckpt_testing::temp_dir;
+
+namespace {
+auto w_var() { return tf::variable<"saver/w", float, tf::shape<2, 3>>(tf::init::random_uniform(-1, 1, 7)); }
+auto b_var() { return tf::variable<"saver/b", double, tf::shape<3>>(tf::init::constant(0.5)); }
+auto n_var() { return tf::variable<"saver/n", std::int64_t>(tf::init::constant(3)); }
+auto f_var() { return tf::variable<"saver/flag", bool, tf::shape<2>>(tf::init::ones()); }
+}  // namespace
+
+TEST_CASE("saver: save then restore every variable of a session, both archives") {
+  auto w = w_var();
+  auto b = b_var();
+  auto n = n_var();
+  auto f = f_var();
+  tf::session sess(tf::group(w, b, n, f));
+  for (auto format : {train::archive_format::portable_binary, train::archive_format::json}) {
+    temp_dir dir;
+    sess.initialize_all();
+    const auto w0 = sess.run(w);
+    train::saver saver({.format = format});
+    const auto path = saver.save(sess, dir / "model.ckpt", 10);
+    CHECK(path == dir / "model.ckpt-10");
+    CHECK(dir.files() == std::vector<std::string>{"checkpoint", "model.ckpt-10"});
+
+    sess.slot<decltype(w)>().value.fill(0);
+    sess.slot<decltype(b)>().value.fill(0);
+    sess.slot<decltype(n)>().value = 0;
+    sess.slot<decltype(f)>().initialized = false;
+    saver.restore(sess, path);
+    CHECK(sess.run(w) == w0);
+    CHECK(sess.run(b) == xt::xtensor_fixed<double, xt::xshape<3>>{0.5, 0.5, 0.5});
+    CHECK(sess.run(n) == 3);
+    CHECK(sess.run(f) == xt::xtensor_fixed<bool, xt::xshape<2>>{true, true});
+    CHECK(train::latest_checkpoint(dir.path) == path);
+  }
+}
+
+TEST_CASE("saver: list_variables gives name, shape and dtype of every tensor, in the saver's order") {
+  auto w = w_var();
+  auto n = n_var();
+  tf::session sess(tf::group(w, n));
+  sess.initialize_all();
+  temp_dir dir;
+  train::saver saver{};
+  const auto vars = train::list_variables(saver.save(sess, dir / "m"));
+  REQUIRE(vars.size() == 2);
+  CHECK(vars[0] == train::variable_info{"saver/w", tf::dtype::float32, {2, 3}});
+  CHECK(vars[1] == train::variable_info{"saver/n", tf::dtype::int64, {}});
+  CHECK(dir.files() == std::vector<std::string>{"checkpoint", "m"});
+}
+
+TEST_CASE("saver: a map of checkpoint keys renames variables (restore d from key a)") {
+  auto a = tf::variable<"rename/a", float, tf::shape<3>>(tf::init::constant(1));
+  auto d = tf::variable<"rename/d", float, tf::shape<3>>(tf::init::constant(2));
+  tf::session writer(a);
+  writer.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver(a).save(writer, dir / "m", 1);
+
+  tf::session reader(d);
+  reader.initialize_all();
+  train::saver renamed(train::saved_as<"rename/a">(d));
+  renamed.restore(reader, path);
+  CHECK(reader.run(d) == xt::xtensor_fixed<float, xt::xshape<3>>{1, 1, 1});
+  // Saving under a key writes the key.
+  const auto vars = train::list_variables(renamed.save(reader, dir / "renamed"));
+  CHECK(vars[0].name == "rename/a");
+}
+
+TEST_CASE("saver: restoring a subset of a checkpoint ignores its other tensors") {
+  auto w = w_var();
+  auto b = b_var();
+  auto n = n_var();
+  tf::session full(tf::group(w, b, n));
+  full.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver{}.save(full, dir / "m", 0);
+
+  tf::session part(b);
+  train::saver(b).restore(part, path);
+  CHECK(part.run(b) == xt::xtensor_fixed<double, xt::xshape<3>>{0.5, 0.5, 0.5});
+}
+
+TEST_CASE("saver: every missing key is listed, \"Key NAME not found in checkpoint PATH\", and nothing changes") {
+  auto w = w_var();
+  auto b = b_var();
+  auto n = n_var();
+  tf::session small(w);
+  small.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver{}.save(small, dir / "m", 0);
+
+  tf::session big(tf::group(w, b, n));
+  big.initialize_all();
+  big.slot<decltype(w)>().value.fill(9);
+  CHECK_THROWS_WITH_AS(train::saver{}.restore(big, path),
+                       ("NotFound: Key saver/b not found in checkpoint " + path + "\nKey saver/n not found in checkpoint " +
+                        path).c_str(),
+                       tf::not_found_error);
+  // w is in the checkpoint but must not have been restored: all or nothing.
+  CHECK(big.run(w) == xt::xtensor_fixed<float, xt::xshape<2, 3>>{{9, 9, 9}, {9, 9, 9}});
+}
+
+TEST_CASE("saver: a shape mismatch names the variable and both shapes; reshape=true restores equal counts") {
+  auto src = tf::variable<"shape/v", float, tf::shape<2, 3>>(tf::init::constant(4));
+  auto dst = tf::variable<"shape/u", float, tf::shape<3, 2>>(tf::init::constant(0));
+  auto bad = tf::variable<"shape/x", float, tf::shape<5>>(tf::init::constant(0));
+  tf::session s1(src);
+  s1.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver(train::saved_as<"v">(src)).save(s1, dir / "m");
+
+  tf::session s2(tf::group(dst, bad));
+  s2.initialize_all();
+  CHECK_THROWS_WITH_AS(train::saver(train::saved_as<"v">(dst)).restore(s2, path),
+                       ("InvalidArgument: Cannot restore variable shape/u (checkpoint key v) of shape [3, 2] from a "
+                        "tensor of shape [2, 3] in checkpoint " +
+                        path + " (the element counts agree: make the saver with reshape = true to restore it)")
+                           .c_str(),
+                       tf::invalid_argument_error);
+  CHECK(s2.run(dst) == xt::xtensor_fixed<float, xt::xshape<3, 2>>{{0, 0}, {0, 0}, {0, 0}});
+  train::saver({.reshape = true}, train::saved_as<"v">(dst)).restore(s2, path);
+  CHECK(s2.run(dst) == xt::xtensor_fixed<float, xt::xshape<3, 2>>{{4, 4}, {4, 4}, {4, 4}});
+  CHECK_THROWS_WITH_AS(train::saver({.reshape = true}, train::saved_as<"v">(bad)).restore(s2, path),
+                       doctest::Contains("of shape [5] from a tensor of shape [2, 3]"), tf::invalid_argument_error);
+}
+
+TEST_CASE("saver: a dtype mismatch names both dtypes; every mismatch is listed at once") {
+  auto f = tf::variable<"dtype/x", float, tf::shape<2>>(tf::init::constant(1));
+  auto g = tf::variable<"dtype/y", float, tf::shape<2>>(tf::init::constant(1));
+  auto i = tf::variable<"dtype/i", std::int32_t, tf::shape<2>>(tf::init::constant(0));
+  auto k = tf::variable<"dtype/k", float, tf::shape<3>>(tf::init::constant(0));
+  tf::session s1(tf::group(f, g));
+  s1.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver(train::saved_as<"x">(f), train::saved_as<"y">(g)).save(s1, dir / "m");
+  tf::session s2(tf::group(i, k));
+  s2.initialize_all();
+  try {
+    train::saver(train::saved_as<"x">(i), train::saved_as<"y">(k)).restore(s2, path);
+    FAIL("restore should have thrown");
+  } catch (const tf::invalid_argument_error& e) {
+    const std::string m = e.message();
+    CHECK(m.find("Cannot restore variable dtype/i (checkpoint key x) of dtype int32 from a tensor of dtype float32") !=
+          std::string::npos);
+    CHECK(m.find("Cannot restore variable dtype/k (checkpoint key y) of shape [3] from a tensor of shape [2]") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("saver: a corrupt tensor fails the restore with DataLoss naming it, and nothing changes") {
+  auto w = w_var();
+  auto b = b_var();
+  tf::session sess(tf::group(w, b));
+  sess.initialize_all();
+  temp_dir dir;
+  train::saver saver{};
+  const auto path = saver.save(sess, dir / "m", 1);
+  auto bytes = ckpt_testing::read_file(path);
+  bytes[bytes.size() - 6] ^= 0x10;  // inside the last tensor's data (saver/b)
+  ckpt_testing::write_file(path, bytes);
+  sess.slot<decltype(w)>().value.fill(-1);
+  CHECK_THROWS_WITH_AS(saver.restore(sess, path), doctest::Contains("Checksum does not match for tensor saver/b"),
+                       tf::data_loss_error);
+  CHECK(sess.run(w) == xt::xtensor_fixed<float, xt::xshape<2, 3>>{{-1, -1, -1}, {-1, -1, -1}});
+}
+
+TEST_CASE("saver: saving an uninitialized variable fails, naming it, and writes nothing") {
+  auto w = w_var();
+  tf::session sess(w);
+  temp_dir dir;
+  CHECK_THROWS_WITH_AS(train::saver{}.save(sess, dir / "m", 1),
+                       ("FailedPrecondition: Attempting to use uninitialized value saver/w (saving checkpoint " +
+                        (dir / "m-1") + ")").c_str(),
+                       tf::failed_precondition_error);
+  CHECK(dir.files().empty());
+  CHECK_THROWS_AS(train::saver{}.save(sess, dir / "missing/m", 1), tf::error);
+}
+
+TEST_CASE("saver: the global step can be read from the session's global_step variable") {
+  auto step = tf::variable<"global_step", std::int64_t>(tf::init::constant(1234));
+  tf::session sess(step);
+  sess.initialize_all();
+  temp_dir dir;
+  train::saver saver{};
+  CHECK(saver.save(sess, dir / "model.ckpt", step) == dir / "model.ckpt-1234");
+  tf::io::checkpoint_reader r(dir / "model.ckpt-1234");
+  CHECK(r.header().global_step == 1234);
+}
+
+TEST_CASE("saver: diff says how a checkpoint differs from a session's variables") {
+  auto w = w_var();
+  auto b = b_var();
+  auto other_w = tf::variable<"diff/w", float, tf::shape<4>>(tf::init::zeros());
+  tf::session s1(tf::group(w, b));
+  s1.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver{}.save(s1, dir / "m");
+  tf::session s2(tf::group(w, other_w));
+  CHECK(train::diff_checkpoint(s1, path).empty());
+  const auto d = train::diff_checkpoint(s2, path);
+  CHECK(d.missing == std::vector<std::string>{"diff/w"});
+  CHECK(d.extra == std::vector<std::string>{"saver/b"});
+  auto typed = tf::variable<"saver/b", float, tf::shape<4>>(tf::init::zeros());
+  tf::session s3(typed);
+  const auto d3 = train::saver{}.diff(s3, path);
+  CHECK(d3.shape_mismatches == std::vector<std::string>{"saver/b: expected [4], checkpoint [3]"});
+  CHECK(d3.dtype_mismatches == std::vector<std::string>{"saver/b: expected float32, checkpoint float64"});
+  CHECK(d3.extra == std::vector<std::string>{"saver/w"});
+  CHECK(d3.to_string() ==
+        "extra saver/w\nshape saver/b: expected [4], checkpoint [3]\ndtype saver/b: expected float32, checkpoint float64\n");
+}
+
+TEST_CASE("saver: duplicate keys known at compile time do not compile; keys are per saver") {
+  auto a = tf::variable<"dup/a", float>(tf::init::zeros());
+  auto b = tf::variable<"dup/b", float>(tf::init::zeros());
+  using ok = decltype(train::saver(a, train::saved_as<"x">(b)));
+  static_assert(std::is_same_v<ok, train::saver<tf::mp::mp_list<train::saved_as_t<"dup/a", decltype(a)>,
+                                                                    train::saved_as_t<"x", decltype(b)>>>>);
+  static_assert(train::detail::first_duplicate_key<tf::mp::mp_list<train::saved_as_t<"k", decltype(a)>,
+                                                                   train::saved_as_t<"k", decltype(b)>>>::value == 1);
+  // the same variable under two keys is allowed (it is written twice)
+  tf::session sess(a);
+  sess.initialize_all();
+  temp_dir dir;
+  const auto vars = train::list_variables(train::saver(a, train::saved_as<"copy">(a)).save(sess, dir / "m"));
+  CHECK(vars.size() == 2);
+}
+
+TEST_CASE("snapshot: an in-memory copy of every variable restores values and initialized flags") {
+  auto w = w_var();
+  auto n = n_var();
+  tf::session sess(tf::group(w, n));
+  sess.initialize_all();
+  const auto w0 = sess.run(w);
+  auto best = train::snapshot(sess);
+  sess.slot<decltype(w)>().value.fill(5);
+  sess.slot<decltype(n)>().initialized = false;
+  best.restore(sess);
+  CHECK(sess.run(w) == w0);
+  CHECK(sess.run(n) == 3);
+  sess.slot<decltype(n)>().value = 8;
+  best.take(sess);
+  sess.slot<decltype(n)>().value = 9;
+  best.restore(sess);
+  CHECK(sess.run(n) == 8);
+}
