@@ -43,19 +43,13 @@ int main() {
     xt::xtensor<float, 2> two_columns = {{1, 2}, {3, 4}};
     try {
       sess.run(doubled, tf::feed(x, two_columns));
+      EXPECT(!"run throws");
     } catch (const tf::invalid_argument_error& e) {
       std::cout << e.what() << '\n';
-      // InvalidArgument: Cannot feed value of shape [2, 2] for placeholder 'x', which has shape [?, 3]
+      EXPECT(e.message() ==
+             "Cannot feed value of shape [2, 2] for placeholder 'x', which has shape [?, 3]");
     }
     // [/snippet wrong_shape]
-    bool thrown = false;
-    try {
-      sess.run(doubled, tf::feed(x, two_columns));
-    } catch (const tf::invalid_argument_error& e) {
-      thrown = std::string(e.what()) ==
-               "InvalidArgument: Cannot feed value of shape [2, 2] for placeholder 'x', which has shape [?, 3]";
-    }
-    EXPECT(thrown);
   }
   return 0;
 }

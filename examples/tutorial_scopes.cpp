@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string_view>
+#include <type_traits>
 
 #include <typeflow/typeflow.hpp>
 

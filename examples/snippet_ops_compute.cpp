@@ -1,0 +1,126 @@
+// docs/reference/ops.md: matmul, transpose, reshape, reductions, softmax.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the docs.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+template <class N, class S>
+constexpr bool has_shape = std::is_same_v<tf::shape_of<N>, S>;
+
+int main() {
+  tf::session sess;
+  auto m = tf::placeholder<"m", float, tf::shape<2, 3>>();
+  xt::xtensor_fixed<float, xt::xshape<2, 3>> m_value = {{1, 2, 3}, {4, 5, 6}};
+  auto run = [&](auto node) { return sess.run(node, tf::feed(m, m_value)); };
+
+  // [snippet matmul]
+  auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 3>>();
+  auto w = tf::variable<"w", float, tf::shape<3, 2>>(tf::init::ones());
+  auto y = tf::matmul(x, w);  // [?, 3] x [3, 2] -> [?, 2]
+  static_assert(has_shape<decltype(y), tf::shape<tf::dyn, 2>>);
+
+  auto gram = tf::matmul<false, true>(m, m);  // m m^T (transpose_b=True): [2, 2]
+  auto cov = tf::matmul<true, false>(m, m);   // m^T m (transpose_a=True): [3, 3]
+  static_assert(has_shape<decltype(gram), tf::shape<2, 2>>);
+  static_assert(has_shape<decltype(cov), tf::shape<3, 3>>);
+  EXPECT(run(gram) == xt::xtensor_fixed<float, xt::xshape<2, 2>>{{14, 32}, {32, 77}});
+  // [/snippet matmul]
+  EXPECT(run(cov)(2, 2) == 45.0f);
+  {
+    tf::session with_w(y);
+    with_w.initialize_all();
+    xt::xtensor<float, 2> x_value = {{1, 2, 3}};
+    EXPECT(with_w.run(y, tf::feed(x, x_value)) == xt::xtensor<float, 2>{{6, 6}});
+  }
+
+  // [snippet batched]
+  auto a = tf::placeholder<"a", float, tf::shape<4, 2, 3>>();
+  auto b = tf::placeholder<"b", float, tf::shape<4, 3, 5>>();
+  static_assert(has_shape<decltype(tf::matmul(a, b)), tf::shape<4, 2, 5>>);
+  // [/snippet batched]
+
+  // [snippet matmul_runtime]
+  auto p = tf::placeholder<"p", float, tf::shape<tf::dyn, tf::dyn>>();
+  auto q = tf::placeholder<"q", float, tf::shape<tf::dyn, tf::dyn>>();
+  xt::xtensor<float, 2> p_value = {{1, 2}};
+  xt::xtensor<float, 2> q_value = {{1, 2}, {3, 4}, {5, 6}};
+  try {
+    sess.run(tf::matmul(p, q), tf::feed(p, p_value), tf::feed(q, q_value));
+    EXPECT(!"run throws");
+  } catch (const tf::invalid_argument_error& e) {
+    EXPECT(e.message() == "Matrix size-incompatible in MatMul: In[0]: [1, 2], In[1]: [3, 2]");
+  }
+  // [/snippet matmul_runtime]
+
+  // [snippet transpose]
+  static_assert(has_shape<decltype(tf::transpose(m)), tf::shape<3, 2>>);
+  static_assert(has_shape<decltype(tf::transpose(a)), tf::shape<3, 2, 4>>);            // reversed
+  static_assert(has_shape<decltype(tf::transpose<1, 0, 2>(a)), tf::shape<2, 4, 3>>);  // perm
+  EXPECT(run(tf::transpose(m)) == xt::xtensor_fixed<float, xt::xshape<3, 2>>{{1, 4}, {2, 5}, {3, 6}});
+  // [/snippet transpose]
+
+  // [snippet reshape]
+  auto flat = tf::reshape<tf::shape<6>>(m);
+  auto rows = tf::reshape<tf::shape<tf::dyn, 2>>(m);  // -1 inferred: 3, known at compile time
+  auto batch_rows = tf::reshape<tf::shape<tf::dyn, 2>>(x);  // [?, 3] -> [?, 2]: inferred per run
+  static_assert(has_shape<decltype(flat), tf::shape<6>>);
+  static_assert(has_shape<decltype(rows), tf::shape<3, 2>>);
+  static_assert(has_shape<decltype(batch_rows), tf::shape<tf::dyn, 2>>);
+  EXPECT(run(rows) == xt::xtensor_fixed<float, xt::xshape<3, 2>>{{1, 2}, {3, 4}, {5, 6}});
+
+  xt::xtensor<float, 2> one_row = {{1, 2, 3}};  // 3 values do not make rows of 2
+  try {
+    sess.run(batch_rows, tf::feed(x, one_row));
+    EXPECT(!"run throws");
+  } catch (const tf::invalid_argument_error& e) {
+    EXPECT(e.message() ==
+           "Input to reshape is a tensor with 3 values, but the requested shape [?, 2] does not fit it");
+  }
+  // [/snippet reshape]
+
+  // [snippet reduce]
+  EXPECT(run(tf::reduce_sum(m)) == 21.0f);  // every axis: a scalar
+  EXPECT(run(tf::reduce_sum<0>(m)) == xt::xtensor_fixed<float, xt::xshape<3>>{5, 7, 9});
+  EXPECT(run(tf::reduce_sum<-1>(m)) == xt::xtensor_fixed<float, xt::xshape<2>>{6, 15});
+  EXPECT(run(tf::reduce_mean<1>(m, tf::keep_dims)) ==
+         xt::xtensor_fixed<float, xt::xshape<2, 1>>{{2}, {5}});
+  EXPECT(run(tf::reduce_mean<0, 1>(m)) == 3.5f);
+  static_assert(has_shape<decltype(tf::reduce_sum<1>(x)), tf::shape<tf::dyn>>);
+  // [/snippet reduce]
+
+  // [snippet reduce_int]
+  auto counts = tf::placeholder<"counts", std::int32_t, tf::shape<3>>();
+  xt::xtensor_fixed<std::int32_t, xt::xshape<3>> counts_value = {1, 2, 4};
+  EXPECT(sess.run(tf::reduce_mean(counts), tf::feed(counts, counts_value)) == 2);  // 7 / 3
+  // [/snippet reduce_int]
+
+  // [snippet softmax]
+  auto probabilities = tf::softmax(m);       // over the last axis, per row
+  auto log_probabilities = tf::log_softmax(m);
+  auto probabilities_value = run(probabilities);
+  EXPECT(xt::allclose(xt::sum(probabilities_value, {1}), xt::xtensor<float, 1>{1, 1}));
+  EXPECT(xt::allclose(run(log_probabilities), xt::log(probabilities_value)));
+
+  auto large = tf::placeholder<"large", float, tf::shape<2>>();  // stable for large logits
+  xt::xtensor_fixed<float, xt::xshape<2>> large_value = {1000, 1000};
+  EXPECT(sess.run(tf::softmax(large), tf::feed(large, large_value)) ==
+         xt::xtensor_fixed<float, xt::xshape<2>>{0.5, 0.5});
+  // [/snippet softmax]
+  return 0;
+}

@@ -1,0 +1,104 @@
+// docs/reference/placeholders.md: declaring placeholders and feeding them.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the docs.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+int main() {
+  // [snippet declare]
+  auto learning_rate = tf::placeholder<"learning_rate", float>();            // shape<>: a scalar
+  auto images = tf::placeholder<"images", float, tf::shape<tf::dyn, 784>>();  // [None, 784]
+  auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<tf::dyn>>();
+  auto mask = tf::placeholder<"mask", bool, tf::shape<2, 3>>();               // fully static
+  // [/snippet declare]
+  (void)images;
+  (void)labels;
+  (void)mask;
+
+  // [snippet types]
+  static_assert(std::is_same_v<decltype(learning_rate),
+                               tf::placeholder_node<"learning_rate", float, tf::shape<>>>);
+  static_assert(std::is_same_v<tf::value_type_of<decltype(images)>, float>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(images)>, tf::shape<tf::dyn, 784>>);
+  static_assert(tf::name_of<decltype(images)>() == "images");
+  // [/snippet types]
+
+  {
+    // [snippet feed_scalar]
+    auto x = tf::placeholder<"x", float>();
+    tf::session sess;
+    float y = sess.run(x * tf::constant<2>(), tf::feed(x, 1.5f));  // 3
+    float z = sess.run(x * tf::constant<2>(), tf::feed(x, 3));     // 6: 3 converts to float
+    // [/snippet feed_scalar]
+    EXPECT(y == 3.0f && z == 6.0f);
+  }
+  {
+    // [snippet feed_static]
+    auto m = tf::placeholder<"m", float, tf::shape<2, 3>>();
+    tf::session sess;
+    xt::xtensor_fixed<float, xt::xshape<2, 3>> value = {{1, 2, 3}, {4, 5, 6}};
+    xt::xtensor_fixed<float, xt::xshape<2, 3>> twice = sess.run(m + m, tf::feed(m, value));
+    // [/snippet feed_static]
+    EXPECT(twice == xt::xtensor_fixed<float, xt::xshape<2, 3>>{{2, 4, 6}, {8, 10, 12}});
+  }
+  {
+    // [snippet feed_dynamic]
+    auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 3>>();
+    tf::session sess;
+    xt::xtensor<float, 2> one_row = {{1, 2, 3}};
+    xt::xtensor<float, 2> three_rows = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+    xt::xtensor<float, 2> a = sess.run(x * x, tf::feed(x, one_row));     // shape {1, 3}
+    xt::xtensor<float, 2> b = sess.run(x * x, tf::feed(x, three_rows));  // shape {3, 3}
+    // [/snippet feed_dynamic]
+    EXPECT(a == xt::xtensor<float, 2>{{1, 4, 9}});
+    EXPECT(b.shape(0) == 3 && b(2, 2) == 81.0f);
+
+    // [snippet wrong_shape]
+    xt::xtensor<float, 2> four_columns = {{1, 2, 3, 4}};
+    try {
+      sess.run(x * x, tf::feed(x, four_columns));
+      EXPECT(!"run throws");
+    } catch (const tf::invalid_argument_error& e) {
+      EXPECT(std::string(e.what()) ==
+             "InvalidArgument: Cannot feed value of shape [1, 4] for placeholder 'x', "
+             "which has shape [?, 3]");
+    }
+    // [/snippet wrong_shape]
+
+    // [snippet wrong_rank]
+    xt::xtensor<float, 1> vector = {1, 2, 3};
+    try {
+      sess.run(x * x, tf::feed(x, vector));
+      EXPECT(!"run throws");
+    } catch (const tf::invalid_argument_error& e) {
+      EXPECT(e.message() ==
+             "Cannot feed value of shape [3] for placeholder 'x', which has shape [?, 3]");
+    }
+    // [/snippet wrong_rank]
+  }
+  {
+    // [snippet off_path]
+    auto x = tf::placeholder<"x", float>();
+    auto unused = tf::placeholder<"unused", float>();
+    auto y = x * tf::constant<3>();
+    tf::session sess(y, unused);
+    float value = sess.run(y, tf::feed(x, 2.0f));  // 6: unused is not on y's path
+    // [/snippet off_path]
+    EXPECT(value == 6.0f);
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+// docs/reference/variables.md: definitions, initializers, identity, storage in sessions.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xsort.hpp>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the docs.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+int main() {
+  // [snippet define]
+  auto w = tf::variable<"w", float, tf::shape<784, 128>>(tf::init::glorot_uniform());
+  auto b = tf::variable<"b", float, tf::shape<128>>(tf::init::zeros());
+  auto step = tf::variable<"global_step", std::int64_t>();  // scalar, zeros by default
+  auto scale = tf::variable<"scale", double>();             // scalar, glorot_uniform by default
+  // [/snippet define]
+
+  // [snippet initializers]
+  auto zeros = tf::variable<"zeros", float, tf::shape<3>>(tf::init::zeros());
+  auto ones = tf::variable<"ones", float, tf::shape<3>>(tf::init::ones());
+  auto sevens = tf::variable<"sevens", std::int32_t, tf::shape<3>>(tf::init::constant(7));
+  auto uniform = tf::variable<"uniform", float, tf::shape<1000>>(tf::init::random_uniform(-1, 1));
+  auto normal = tf::variable<"normal", double, tf::shape<1000>>(tf::init::random_normal(0, 2));
+  auto truncated =
+      tf::variable<"truncated", double, tf::shape<1000>>(tf::init::truncated_normal(0, 2));
+  auto glorot = tf::variable<"glorot", float, tf::shape<3, 2>>(tf::init::glorot_uniform());
+
+  tf::session sess(zeros, ones, sevens, uniform, normal, truncated, glorot);
+  sess.run(tf::global_variables_initializer());
+  EXPECT(sess.run(zeros) == xt::xtensor_fixed<float, xt::xshape<3>>{0, 0, 0});
+  EXPECT(sess.run(ones) == xt::xtensor_fixed<float, xt::xshape<3>>{1, 1, 1});
+  EXPECT(sess.run(sevens) == xt::xtensor_fixed<std::int32_t, xt::xshape<3>>{7, 7, 7});
+  EXPECT(xt::amin(sess.run(uniform))() >= -1.0f && xt::amax(sess.run(uniform))() < 1.0f);
+  EXPECT(xt::amax(xt::abs(sess.run(truncated)))() <= 4.0);      // within 2 stddev of the mean
+  EXPECT(xt::amax(xt::abs(sess.run(glorot)))() <= std::sqrt(6.0f / (3 + 2)));  // fan_in 3, fan_out 2
+  // [/snippet initializers]
+  EXPECT(xt::amax(xt::abs(sess.run(normal)))() > 4.0);  // not truncated: some beyond 2 stddev
+
+  {
+    // [snippet seeds]
+    auto a = tf::variable<"seeded_a", float, tf::shape<4>>(tf::init::random_uniform(0, 1, 42));
+    auto b = tf::variable<"seeded_b", float, tf::shape<4>>(tf::init::random_uniform(0, 1, 42));
+    auto c = tf::variable<"unseeded_c", float, tf::shape<4>>(tf::init::random_uniform(0, 1));
+    tf::session sess(a, b, c);
+    sess.initialize_all();
+    auto a0 = sess.run(a);
+    auto c0 = sess.run(c);
+    EXPECT(sess.run(b) == a0);  // the same seed: the same values
+
+    tf::session again(a, c);  // another session, or another run of the program
+    again.initialize_all();
+    EXPECT(again.run(a) == a0 && again.run(c) == c0);  // reproducible
+
+    tf::set_random_seed(2024);  // changes what unseeded initializers draw from now on
+    again.initialize_all();
+    EXPECT(again.run(a) == a0 && again.run(c) != c0);
+    // [/snippet seeds]
+  }
+
+  // [snippet identity]
+  auto w_again = tf::variable<"w", float, tf::shape<784, 128>>(tf::init::glorot_uniform());
+  static_assert(std::is_same_v<decltype(w_again), decltype(w)>);  // the same variable
+
+  auto w_double = tf::variable<"w", double, tf::shape<784, 128>>();  // another dtype:
+  static_assert(!std::is_same_v<decltype(w_double), decltype(w)>);   // another variable
+
+  try {
+    tf::variable<"w", float, tf::shape<784, 128>>(tf::init::zeros());
+    EXPECT(!"the definition throws");
+  } catch (const tf::already_exists_error& e) {
+    EXPECT(e.message() ==
+           "Variable w already exists with another initializer; a variable's name, dtype and "
+           "shape identify it program-wide");
+  }
+  // [/snippet identity]
+
+  // [snippet handle]
+  using weights = decltype(w);  // the variable's type: use it to refer to the variable
+  tf::session model(tf::matmul(tf::placeholder<"x", float, tf::shape<1, 784>>(), weights{}) + b);
+  // [/snippet handle]
+
+  // [snippet state]
+  EXPECT(!model.is_initialized(w));
+  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w", "b"}));
+  model.initialize<decltype(b)>();  // one variable, as variables_initializer(b) does
+  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w"}));
+  model.initialize_all();           // as running global_variables_initializer()
+  EXPECT(model.is_initialized(w) && model.is_initialized(b));
+  // [/snippet state]
+
+  // [snippet per_session]
+  auto counter = tf::variable<"counter", std::int32_t>();
+  auto increment = tf::assign_add(counter, tf::constant<1>());
+  tf::session first(increment), second(increment);
+  first.initialize_all();
+  second.initialize_all();
+  first.run(increment);
+  first.run(increment);
+  second.run(increment);
+  EXPECT(first.run(counter) == 2 && second.run(counter) == 1);
+  // [/snippet per_session]
+
+  (void)step;
+  (void)scale;
+  (void)w_double;
+  return 0;
+}
