@@ -198,7 +198,7 @@ struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shap
         }
       }
       if constexpr (Kind::mean) {
-        if (reduced_count != 0) {
+        if (reduced_count != 0 || std::is_floating_point_v<T>) {  // 0 / 0 is NaN, as in TensorFlow
           if constexpr (std::is_arithmetic_v<Out>) {
             scalar_acc /= static_cast<T>(reduced_count);
           } else {

@@ -75,7 +75,12 @@ struct reshape_node
     } else {
       total = a.size();
     }
-    if constexpr (!S::is_static) {
+    if constexpr (S::is_static) {
+      if (total != S::size)
+        throw invalid_argument_error("Input to reshape is a tensor with " + std::to_string(total) +
+                                     " values, but the requested shape " + shape_string<To>() + " has " +
+                                     std::to_string(S::size));
+    } else {
       std::array<std::size_t, S::rank> dims{};
       std::size_t known = 1, hole = S::rank;
       for (std::size_t i = 0; i < S::rank; ++i) {

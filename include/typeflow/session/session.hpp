@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <boost/mp11/algorithm.hpp>
+#include <xtensor/xexception.hpp>
 #include <xtensor/xnoalias.hpp>
 
 #include "typeflow/core/errors.hpp"
@@ -345,6 +346,8 @@ struct run_context {
         auto& out = buffer<N>();
         if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(out)>>) {
           out = apply_inputs<N>(inputs_of<N>{});
+        } else if constexpr (info::template flat<N>) {
+          flat_loop<N>(out);
         } else {
           xt::noalias(out) = apply_inputs<N>(inputs_of<N>{});
         }
@@ -366,6 +369,71 @@ struct run_context {
   void compute_inputs(mp::mp_list<In...>) {
     N::compute(buffer<N>(), value<In>()...);
   }
+
+  // --- the flat loop of a fused elementwise tree with a static output shape -------------
+  struct fusible_q {
+    template <class N>
+    using fn = std::bool_constant<info::template fusible<N>>;
+  };
+  template <class R>
+  using flat_operands =
+      mp::mp_unique<mp::mp_remove_if_q<mp::mp_pop_back<typename info::template tree<R>>, fusible_q>>;
+
+  // An operand as the loop reads it: a pointer to its elements, or the scalar itself.
+  template <class L>
+  auto operand_access() {
+    const auto& v = value<L>();
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) {
+      return v;
+    } else {
+      return v.data();
+    }
+  }
+
+  template <class R, class M, class Access>
+  static auto flat_at(const Access& access, std::size_t k, std::size_t j) {
+    if constexpr (contains_v<flat_operands<R>, M>) {
+      const auto a = std::get<mp::mp_find<flat_operands<R>, M>::value>(access);
+      if constexpr (std::is_pointer_v<std::remove_const_t<decltype(a)>>) {
+        constexpr std::size_t n = shape_of<M>::size;
+        if constexpr (n == shape_of<R>::size) {
+          return a[k];
+        } else if constexpr (n == 1) {
+          return a[0];
+        } else {
+          return a[j];
+        }
+      } else {
+        return a;
+      }
+    } else {
+      return flat_apply<R, M>(access, k, j, inputs_of<M>{});
+    }
+  }
+  template <class R, class M, class Access, class... In>
+  static auto flat_apply(const Access& access, std::size_t k, std::size_t j, mp::mp_list<In...>) {
+    return typename M::function{}(flat_at<R, In>(access, k, j)...);
+  }
+
+  template <class R, class Out>
+  void flat_loop(Out& out) {
+    const auto access = make_access<R>(flat_operands<R>{});
+    using T = value_type_of<R>;
+    T* __restrict o = out.data();
+    constexpr std::size_t total = shape_of<R>::size;
+    constexpr std::size_t row = info::template flat_row<R>;
+    if constexpr (row == total) {
+      for (std::size_t k = 0; k < total; ++k) o[k] = static_cast<T>(flat_apply<R, R>(access, k, k, inputs_of<R>{}));
+    } else {
+      for (std::size_t r = 0; r < total / row; ++r)
+        for (std::size_t j = 0; j < row; ++j)
+          o[r * row + j] = static_cast<T>(flat_apply<R, R>(access, r * row + j, j, inputs_of<R>{}));
+    }
+  }
+  template <class R, class... L>
+  auto make_access(mp::mp_list<L...>) {
+    return std::make_tuple(operand_access<L>()...);
+  }
 };
 
 namespace detail {
@@ -386,7 +454,12 @@ void check_feed_shape(const F& f) {
 
 template <class Ctx, class... N>
 void run_steps(Ctx& ctx, mp::mp_list<N...>) {
-  (ctx.template step<N>(), ...);
+  try {
+    (ctx.template step<N>(), ...);
+  } catch (const xt::broadcast_error& e) {
+    // Dynamic dims that numpy broadcasting rejects, found when a fed value meets another.
+    throw invalid_argument_error(std::string("Incompatible shapes in an elementwise op: ") + e.what());
+  }
 }
 
 template <class Ctx, class... N, bool Single>
