@@ -1,0 +1,52 @@
+// The exception hierarchy mirrors TensorFlow's status codes.
+#include <doctest/doctest.h>
+
+#include <typeflow/typeflow.hpp>
+
+namespace tf = typeflow;
+
+TEST_CASE("each error class carries its code and prefixes what() with the code's name") {
+  auto check = [](const tf::error& e, tf::error_code code, std::string_view prefix) {
+    CHECK(e.code() == code);
+    CHECK(std::string_view(e.what()).substr(0, prefix.size()) == prefix);
+    CHECK(e.message() == "m");
+  };
+  check(tf::invalid_argument_error("m"), tf::error_code::invalid_argument, "InvalidArgument: m");
+  check(tf::failed_precondition_error("m"), tf::error_code::failed_precondition, "FailedPrecondition: m");
+  check(tf::not_found_error("m"), tf::error_code::not_found, "NotFound: m");
+  check(tf::data_loss_error("m"), tf::error_code::data_loss, "DataLoss: m");
+  check(tf::already_exists_error("m"), tf::error_code::already_exists, "AlreadyExists: m");
+  check(tf::out_of_range_error("m"), tf::error_code::out_of_range, "OutOfRange: m");
+  check(tf::unimplemented_error("m"), tf::error_code::unimplemented, "Unimplemented: m");
+  check(tf::internal_error("m"), tf::error_code::internal, "Internal: m");
+  check(tf::cancelled_error("m"), tf::error_code::cancelled, "Cancelled: m");
+  check(tf::unknown_error("m"), tf::error_code::unknown, "Unknown: m");
+  static_assert(std::is_base_of_v<std::runtime_error, tf::error>);
+  static_assert(std::is_base_of_v<tf::error, tf::data_loss_error>);
+}
+
+TEST_CASE("a named constant redefined with other values is refused") {
+  using values = xt::xtensor_fixed<float, xt::xshape<2>>;
+  auto c = tf::constant<"errors_table">(values{1, 2});
+  CHECK_NOTHROW(tf::constant<"errors_table">(values{1, 2}));
+  CHECK_THROWS_WITH_AS(tf::constant<"errors_table">(values{1, 3}),
+                       "AlreadyExists: Constant errors_table already exists with other values", tf::already_exists_error);
+  tf::session sess(c);
+  CHECK(sess.run(c) == values{1, 2});
+}
+
+TEST_CASE("check_numerics names its message, and what it found") {
+  auto x = tf::placeholder<"checked", double, tf::shape<2>>();
+  auto y = tf::check_numerics<"after log">(tf::log(x));
+  auto z = tf::check_numerics<"input">(x);
+  tf::session sess(y, z);
+  const xt::xtensor_fixed<double, xt::xshape<2>> ok = {1, 2}, negative = {1, -1}, zero = {0, 1};
+  CHECK_NOTHROW(sess.run(y, tf::feed(x, ok)));
+  CHECK_THROWS_WITH_AS(sess.run(y, tf::feed(x, negative)), "InvalidArgument: after log : Tensor had NaN values",
+                       tf::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(sess.run(y, tf::feed(x, zero)), "InvalidArgument: after log : Tensor had Inf values",
+                       tf::invalid_argument_error);
+  const xt::xtensor_fixed<double, xt::xshape<2>> bad = {std::nan(""), 1.0 / 0.0};
+  CHECK_THROWS_WITH_AS(sess.run(z, tf::feed(x, bad)),
+                       "InvalidArgument: input : Tensor had NaN and Inf values (node 'checked')", tf::invalid_argument_error);
+}
