@@ -25,11 +25,15 @@ namespace typeflow {
 
 /// In a diagnostic: the op, on the path from x to y, that has no gradient rule.
 template <fixed_string OpName>
-struct op_has_no_gradient_rule : std::false_type {};
+struct op_has_no_gradient_rule {
+  static constexpr bool value = false;
+};
 
 /// In a diagnostic: the initial gradient's shape differs from y's.
 template <class YShape, class GradYShape>
-struct initial_gradient_must_have_the_shape_of_y : std::false_type {};
+struct initial_gradient_must_have_the_shape_of_y {
+  static constexpr bool value = false;
+};
 
 /// `grad_ys(y, gy)`: differentiate y with gy as the initial gradient (TensorFlow's
 /// grad_ys), for a non-scalar y. Pass it to gradients() in place of y.

@@ -64,10 +64,14 @@ using ew = elementwise_node<Fn, N...>;
 
 /// In a diagnostic, names the two static shapes numpy broadcasting rejects.
 template <class A, class B>
-struct shapes_must_be_broadcast_compatible : std::bool_constant<broadcast_compatible<A, B>> {};
+struct shapes_must_be_broadcast_compatible {
+  static constexpr bool value = broadcast_compatible<A, B>;
+};
 
 template <class A, class B>
-struct operands_must_have_the_same_element_type : std::bool_constant<std::is_same_v<A, B>> {};
+struct operands_must_have_the_same_element_type {
+  static constexpr bool value = std::is_same_v<A, B>;
+};
 
 namespace detail {
 template <class A, class B>

@@ -22,7 +22,9 @@ namespace typeflow {
 
 /// In a diagnostic: labels and logits of a cross-entropy must have these shapes.
 template <class LabelsShape, class LogitsShape>
-struct labels_and_logits_shapes_must_match : std::false_type {};
+struct labels_and_logits_shapes_must_match {
+  static constexpr bool value = false;
+};
 
 /// tf.nn.softmax_cross_entropy_with_logits(labels, logits): per row (last axis),
 /// -sum(labels * log_softmax(logits)); shape of logits without its last dimension.

@@ -118,7 +118,9 @@ constexpr auto sign(A a) {
 
 /// In a diagnostic: the op needs a floating-point operand (float or double).
 template <class T>
-struct op_needs_a_floating_point_operand : std::bool_constant<floating_element<T>> {};
+struct op_needs_a_floating_point_operand {
+  static constexpr bool value = floating_element<T>;
+};
 
 #define TYPEFLOW_FLOAT_UNARY(name)                                                          \
   template <node A>                                                                          \

@@ -69,7 +69,9 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha
 
 /// In a diagnostic: the two static shapes whose inner dimensions matmul cannot match.
 template <class ShapeA, class ShapeB>
-struct matmul_inner_dimensions_must_agree : std::false_type {};
+struct matmul_inner_dimensions_must_agree {
+  static constexpr bool value = false;
+};
 
 template <class A, class B, bool TA, bool TB>
 struct matmul_node

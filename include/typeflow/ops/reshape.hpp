@@ -41,7 +41,9 @@ struct reshape_rule {
 /// In a diagnostic: the input's static shape and the target shape of a reshape whose
 /// element counts cannot agree.
 template <class From, class To>
-struct reshape_needs_the_same_number_of_elements : std::false_type {};
+struct reshape_needs_the_same_number_of_elements {
+  static constexpr bool value = false;
+};
 
 template <class A, class To>
 struct reshape_node;

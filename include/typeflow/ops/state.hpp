@@ -26,7 +26,9 @@ struct none_t {
 
 /// In a diagnostic: the variable and value shapes an assign cannot match.
 template <class VariableShape, class ValueShape>
-struct assigned_value_must_have_the_variable_shape : std::false_type {};
+struct assigned_value_must_have_the_variable_shape {
+  static constexpr bool value = false;
+};
 
 namespace detail {
 

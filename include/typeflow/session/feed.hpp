@@ -10,8 +10,9 @@ namespace typeflow {
 
 /// In a diagnostic: the fed value's element type differs from the node's.
 template <class Node, class Value>
-struct fed_value_must_have_the_node_element_type
-    : std::bool_constant<std::is_same_v<typename Node::value_type, Value>> {};
+struct fed_value_must_have_the_node_element_type {
+  static constexpr bool value = std::is_same_v<typename Node::value_type, Value>;
+};
 
 /// A value for one node in one run; made by typeflow::feed. Holds a reference to a
 /// container (which must outlive the run) or, for a scalar, the value itself.

@@ -36,19 +36,27 @@ namespace typeflow {
 
 /// In a diagnostic: the run's path reaches this placeholder, and no feed gives it a value.
 template <fixed_string Placeholder>
-struct you_must_feed_a_value_for_placeholder : std::false_type {};
+struct you_must_feed_a_value_for_placeholder {
+  static constexpr bool value = false;
+};
 
 /// In a diagnostic: two different nodes of one graph have this full name.
 template <fixed_string Name>
-struct two_nodes_of_the_graph_have_the_name : std::false_type {};
+struct two_nodes_of_the_graph_have_the_name {
+  static constexpr bool value = false;
+};
 
 /// In a diagnostic: the run's path reads this variable, which the session does not hold.
 template <fixed_string Variable>
-struct variable_is_not_in_the_sessions_graph : std::false_type {};
+struct variable_is_not_in_the_sessions_graph {
+  static constexpr bool value = false;
+};
 
 /// In a diagnostic: this argument of run() is neither a node, fetch(...) nor feed(...).
 template <class T>
-struct fetch_is_not_a_typeflow_node : std::false_type {};
+struct fetch_is_not_a_typeflow_node {
+  static constexpr bool value = false;
+};
 
 namespace detail {
 
@@ -507,7 +515,12 @@ auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
     constexpr bool vars_ok =
         detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
     if constexpr (!fed_ok || !vars_ok) {
-      return none_t{};
+      // After the error above, a value of the right type, so that no second error follows.
+      if constexpr (std::is_same_v<Fetch, mp::mp_front<fetches>>) {
+        return fetch_result_t<Fetch>{};
+      } else {
+        return mp::mp_rename<mp::mp_transform<fetch_result_t, fetches>, std::tuple>{};
+      }
     } else {
       // Everything that can be rejected is rejected before anything runs.
       (detail::check_feed_shape(feeds), ...);

@@ -34,7 +34,9 @@ struct grad_and_var_t {
 
 /// In a diagnostic: a gradient's shape must be its variable's shape.
 template <class GradientShape, class VariableShape>
-struct gradient_must_have_the_variable_shape : std::false_type {};
+struct gradient_must_have_the_variable_shape {
+  static constexpr bool value = false;
+};
 
 template <node G, node V>
 constexpr grad_and_var_t<G, V> grad_and_var(G, V) {
