@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev                   # benchmarks
   dataset-fashion-mnist              # data of the flagship example
   zlib1g-dev                         # reading the dataset's gzip files
+  clang libclang-rt-14-dev           # libFuzzer (checkpoint loader fuzzing, tests/fuzz/)
 )
 
 missing=()

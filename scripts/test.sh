@@ -22,4 +22,23 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -
 cmake --build build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
+# --- checkpoint loader fuzzing (tests/fuzz/) ------------------------------------------------
+echo "=== build-fuzz/: the checkpoint loader under libFuzzer, ASan and UBSan, for a bounded time"
+# clang's libFuzzer starts from the committed corpus (valid and malformed checkpoints) and runs
+# for TYPEFLOW_FUZZ_SECONDS (60); a crash, a sanitizer report, a leak, an allocation over
+# 512 MB or an input slower than 10 s fails the run. New inputs go to build-fuzz/corpus-new.
+cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
+cmake --build build-fuzz -j "$TYPEFLOW_JOBS"
+rm -rf build-fuzz/corpus-new && mkdir -p build-fuzz/corpus-new
+if ! UBSAN_OPTIONS="suppressions=$TYPEFLOW_ROOT/tests/fuzz/ubsan.supp:halt_on_error=1:print_stacktrace=1" \
+  build-fuzz/checkpoint_loader_fuzz build-fuzz/corpus-new tests/fuzz/corpus \
+  -max_total_time="${TYPEFLOW_FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz.log 2>&1; then
+  tail -n 80 build-fuzz/fuzz.log
+  echo "checkpoint loader fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
+  exit 1
+fi
+tail -n 7 build-fuzz/fuzz.log
+# --- end of checkpoint loader fuzzing ----------------------------------------------------------
+
 echo "=== all tests passed"

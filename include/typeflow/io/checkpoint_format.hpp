@@ -637,10 +637,15 @@ class checkpoint_reader {
   }
 
   // --- JSON -----------------------------------------------------------------------------------------
-  static void check_json_depth(std::string_view s, const std::string& path) {
+  // Checks the JSON text before rapidjson parses it: nesting depth (rapidjson's parser is
+  // recursive) and number tokens. A number is at most 64 characters (typeflow writes at
+  // most 25), and a zero significand has no exponent and few decimals: rapidjson 1.1.0's
+  // full-precision strtod computes __builtin_clzll(0) on "0.0e-30" (undefined behaviour).
+  static void check_json_text(std::string_view s, const std::string& path) {
     std::size_t depth = 0;
     bool in_string = false, escaped = false;
-    for (char c : s) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const char c = s[i];
       if (in_string) {
         if (escaped) {
           escaped = false;
@@ -656,6 +661,30 @@ class checkpoint_reader {
           detail::throw_corrupt(path, "JSON nested deeper than " + std::to_string(max_json_depth) + " levels");
       } else if ((c == ']' || c == '}') && depth > 0) {
         --depth;
+      } else if (c == '-' || (c >= '0' && c <= '9')) {
+        std::size_t j = i;
+        bool nonzero = false, exponent = false;
+        std::size_t decimals = 0;
+        bool after_point = false;
+        while (j < s.size()) {
+          const char d = s[j];
+          if (d >= '0' && d <= '9') {
+            if (!exponent) {
+              nonzero = nonzero || d != '0';
+              if (after_point) ++decimals;
+            }
+          } else if (d == '.') {
+            after_point = true;
+          } else if (d == 'e' || d == 'E') {
+            exponent = true;
+          } else if (!(d == '-' || d == '+')) {
+            break;
+          }
+          ++j;
+        }
+        if (j - i > 64) detail::throw_corrupt(path, "a JSON number of more than 64 characters");
+        if (!nonzero && (exponent || decimals > 20)) detail::throw_corrupt(path, "a malformed JSON number (zero with an exponent)");
+        i = j - 1;
       }
     }
   }
@@ -702,7 +731,7 @@ class checkpoint_reader {
     if (static_cast<std::uint64_t>(sb.sgetn(text.data(), static_cast<std::streamsize>(size))) != size)
       detail::throw_corrupt(path_, "truncated JSON");
     remaining_ = 0;
-    check_json_depth(text, path_);
+    check_json_text(text, path_);
     memory_input_buffer mb(text.data(), text.size());
     std::istream is(&mb);
     cereal::JSONInputArchive ar(is);
