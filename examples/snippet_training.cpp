@@ -1,0 +1,66 @@
+// docs/reference/training.md: optimizers, losses, layers, clipping.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the docs.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+int main() {
+  {
+    // [snippet minimize]
+    auto x = tf::placeholder<"x", float, tf::shape<4, 2>>();
+    auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<4>>();
+    auto hidden = tf::layers::dense<8, "hidden">(x, tf::activation::tanh);  // "hidden/kernel", "hidden/bias"
+    auto logits = tf::layers::dense<2, "logits">(hidden);
+    auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, logits));
+
+    auto step = tf::train::global_step();
+    auto opt = tf::train::adam(0.05);             // TensorFlow's defaults for the rest
+    auto train_op = opt.minimize(loss, step);     // slots "hidden/kernel/Adam", ".../Adam_1", ...
+
+    tf::session sess(train_op, loss);
+    sess.run(tf::global_variables_initializer());
+    const xt::xtensor_fixed<float, xt::xshape<4, 2>> xs = {{0, 0}, {0, 1}, {1, 0}, {1, 1}};
+    const xt::xtensor_fixed<std::int32_t, xt::xshape<4>> ys = {0, 1, 1, 0};  // XOR
+    float first = 0, last = 0;
+    for (int i = 0; i < 300; ++i) {
+      auto [l, done] = sess.run(tf::fetch(loss, train_op), tf::feed(x, xs), tf::feed(labels, ys));
+      (i == 0 ? first : last) = l;
+      (void)done;
+    }
+    EXPECT(last < 0.1f * first);
+    EXPECT(sess.run(step) == 300);
+    // [/snippet minimize]
+    auto m = tf::train::slot<0>(opt, tf::variable<"hidden/kernel", float, tf::shape<2, 8>>());
+    static_assert(decltype(m)::name == tf::fixed_string("hidden/kernel/Adam"));
+  }
+  {
+    // [snippet clipping]
+    auto w = tf::variable<"w", double, tf::shape<2>>(tf::init::zeros());
+    auto target = tf::constant<"target">(xt::xtensor_fixed<double, xt::xshape<2>>{30, 40});
+    auto loss = tf::l2_loss(w - target);
+    auto opt = tf::train::gradient_descent(1.0);
+    auto [pair] = opt.compute_gradients(loss);              // ((gradient, w))
+    using gradient = typename decltype(pair)::gradient;
+    auto [clipped, norm] = tf::clip_by_global_norm(std::tuple<gradient>{}, tf::constant<5.0>());
+    auto train_op = opt.apply_gradients(tf::train::grad_and_var(std::get<0>(clipped), w));
+    tf::session sess(train_op);
+    sess.initialize_all();
+    EXPECT(sess.run(norm) == 50.0);
+    sess.run(train_op);
+    EXPECT(std::abs(sess.run(w)(0) - 3.0) < 1e-12);  // a step of length 5 toward the target
+    // [/snippet clipping]
+  }
+  std::puts("snippet_training: ok");
+  return 0;
+}
