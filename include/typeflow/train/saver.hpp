@@ -47,6 +47,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/io/checkpoint_format.hpp"
 #include "typeflow/io/file.hpp"
+#include "typeflow/io/manifest.hpp"
 #include "typeflow/train/checkpoint_state.hpp"
 
 namespace typeflow::train {
@@ -101,47 +102,14 @@ struct saver_options {
   std::function<double()> clock{};
 };
 
-/// What differs between the variables a saver (or a session) expects and a checkpoint.
-struct checkpoint_diff {
-  std::vector<std::string> missing;            // expected, not in the checkpoint
-  std::vector<std::string> extra;              // in the checkpoint, not expected
-  std::vector<std::string> shape_mismatches;   // "w: expected [3], checkpoint [2]"
-  std::vector<std::string> dtype_mismatches;   // "w: expected float32, checkpoint int32"
-  bool empty() const noexcept {
-    return missing.empty() && extra.empty() && shape_mismatches.empty() && dtype_mismatches.empty();
-  }
-  /// One line per difference: "missing w", "extra v", "shape w: ...", "dtype w: ...".
-  std::string to_string() const {
-    std::string out;
-    for (const auto& m : missing) out += "missing " + m + "\n";
-    for (const auto& e : extra) out += "extra " + e + "\n";
-    for (const auto& s : shape_mismatches) out += "shape " + s + "\n";
-    for (const auto& d : dtype_mismatches) out += "dtype " + d + "\n";
-    return out;
-  }
-};
-
+/// What differs between the variables a saver (or a session) expects and a checkpoint:
+/// missing, extra, shape and dtype differences.
+using io::checkpoint_diff;
 /// Compares an expected manifest with a checkpoint's.
-inline checkpoint_diff diff_manifests(const std::vector<variable_info>& expected,
-                                      const std::vector<variable_info>& actual) {
-  checkpoint_diff d;
-  for (const auto& e : expected) {
-    const auto it = std::find_if(actual.begin(), actual.end(), [&](const auto& a) { return a.name == e.name; });
-    if (it == actual.end()) {
-      d.missing.push_back(e.name);
-      continue;
-    }
-    if (it->shape != e.shape)
-      d.shape_mismatches.push_back(e.name + ": expected " + e.shape_string() + ", checkpoint " + it->shape_string());
-    if (it->dtype != e.dtype)
-      d.dtype_mismatches.push_back(e.name + ": expected " + std::string(dtype_name(e.dtype)) + ", checkpoint " +
-                                   std::string(dtype_name(it->dtype)));
-  }
-  for (const auto& a : actual)
-    if (std::none_of(expected.begin(), expected.end(), [&](const auto& e) { return e.name == a.name; }))
-      d.extra.push_back(a.name);
-  return d;
-}
+using io::diff_manifests;
+/// A manifest as text ("name<TAB>dtype<TAB>[dims]" per line), for tools/inspect_checkpoint --diff.
+using io::format_manifest;
+using io::parse_manifest;
 
 // --- diagnostics ----------------------------------------------------------------------------------
 
