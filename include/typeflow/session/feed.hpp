@@ -4,6 +4,8 @@
 #include <tuple>
 #include <type_traits>
 
+#include <xtensor/xtensor.hpp>
+
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {
@@ -37,8 +39,13 @@ auto feed(N, const V& value) {
                   "feed(x, value): the value's element type must be the node's element type");
     if constexpr (shape_of<N>::rank == 0) {
       return feed_t<N, T>{static_cast<T>(value())};  // a 0-d container
-    } else {
+    } else if constexpr (requires { V::static_layout; } && V::static_layout == xt::layout_type::row_major &&
+                         requires { value.data(); }) {
       return feed_t<N, const V&>{value};
+    } else {
+      // Ops read tensors in row-major order: another layout (or a lazy expression) is
+      // copied once into a row-major container for the run.
+      return feed_t<N, xt::xtensor<T, shape_of<N>::rank>>{xt::xtensor<T, shape_of<N>::rank>(value)};
     }
   }
 }
