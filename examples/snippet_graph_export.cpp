@@ -48,6 +48,9 @@ int main() {
   EXPECT(graph.nodes.front().name == "x");  // inputs before the nodes that use them
   // [/snippet fields]
 
+  const auto grouped = tf::describe_graph(tf::group(w, b));
+  EXPECT(grouped.find("group_deps") != nullptr && grouped.find("group_deps")->dtype.empty());
+
   // [snippet names]
   auto two = tf::constant<2.0f>();
   auto z = (x + two) * (x + two) + tf::constant<1.0f>();  // (x + 2) is one node

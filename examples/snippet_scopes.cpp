@@ -74,6 +74,13 @@ int main() {
   EXPECT(sess.run(output, tf::feed(input, input_value)) ==
          xt::xtensor<float, 2>{{20, 20, 20}});  // (6 + 0.5) * 3 + 0.5
   // [/snippet reuse_layer]
+  // [snippet dense]
+  auto features = tf::placeholder<"features", float, tf::shape<tf::dyn, 4>>();
+  auto encoded = tf::layers::dense<2, encoder.full_name<"dense">>(features);
+  tf::session dense_session(encoded);
+  EXPECT((dense_session.uninitialized_names() ==
+          std::vector<std::string>{"model/encoder/dense/kernel", "model/encoder/dense/bias"}));
+  // [/snippet dense]
   (void)w;
   return 0;
 }

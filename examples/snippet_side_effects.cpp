@@ -35,6 +35,14 @@ int main() {
     EXPECT(sess.run(add, tf::feed(delta, pair{10, 10})) == pair{11, 12});
     EXPECT(sess.run(sub, tf::feed(delta, pair{1, 1})) == pair{10, 11});  // the new value
     EXPECT(sess.run(v) == pair{10, 11});    // reading v runs none of them
+
+    tf::session fresh(add);  // v has no value in this session: assign_add cannot run
+    try {
+      fresh.run(add, tf::feed(delta, pair{1, 1}));
+      EXPECT(!"run throws");
+    } catch (const tf::failed_precondition_error& e) {
+      EXPECT(e.message() == "Attempting to use uninitialized value v");
+    }
     // [/snippet assign]
   }
   {
@@ -85,6 +93,7 @@ int main() {
     EXPECT(sess.run(traced * tf::constant<2>(), tf::feed(x, value)) == 6.0f);
     EXPECT(log.str() == "mean, x: [3][1 2 3...]\n");
     sess.run(mean, tf::feed(x, value));  // off the path: prints nothing
+    sess.run(traced, tf::feed(traced, 1.0f));  // fed: not evaluated, prints nothing
     EXPECT(log.str() == "mean, x: [3][1 2 3...]\n");
     // [/snippet print]
   }

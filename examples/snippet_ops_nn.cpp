@@ -1,0 +1,86 @@
+// docs/reference/ops.md: argmax, one_hot, losses and the dense layer.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include <typeflow/typeflow.hpp>
+
+// The example fails (exit code 1) when the library disagrees with the docs.
+#define EXPECT(...)                                                                    \
+  ((__VA_ARGS__) ? void()                                                              \
+                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
+                                 #__VA_ARGS__),                                        \
+                    std::exit(1)))
+
+namespace tf = typeflow;
+
+int main() {
+  tf::session sess;
+
+  // [snippet argmax]
+  auto scores = tf::placeholder<"scores", float, tf::shape<tf::dyn, 3>>();
+  auto best = tf::argmax<1>(scores);  // [?, 3] -> [?], int64
+  static_assert(std::is_same_v<tf::value_type_of<decltype(best)>, std::int64_t>);
+  xt::xtensor<float, 2> scores_value = {{0.1f, 0.7f, 0.2f}, {0.5f, 0.5f, 0.0f}};
+  EXPECT(sess.run(best, tf::feed(scores, scores_value)) == xt::xtensor<std::int64_t, 1>{1, 0});
+  EXPECT(sess.run(tf::argmin<1>(scores), tf::feed(scores, scores_value)) ==
+         xt::xtensor<std::int64_t, 1>{0, 2});  // the first on ties
+  // [/snippet argmax]
+
+  // [snippet one_hot]
+  auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<tf::dyn>>();
+  auto one_hot = tf::one_hot<3>(labels);  // [?] -> [?, 3], float by default
+  xt::xtensor<std::int32_t, 1> labels_value = {2, 0, 7};
+  EXPECT(sess.run(one_hot, tf::feed(labels, labels_value)) ==
+         xt::xtensor<float, 2>{{0, 0, 1}, {1, 0, 0}, {0, 0, 0}});  // 7 is out of range: zeros
+  // [/snippet one_hot]
+
+  // [snippet losses]
+  auto logits = scores;
+  auto sparse = tf::sparse_softmax_cross_entropy_with_logits(labels, logits);  // [?]
+  auto dense_labels = tf::placeholder<"dense_labels", float, tf::shape<tf::dyn, 3>>();
+  auto softmax_xent = tf::softmax_cross_entropy_with_logits(dense_labels, logits);  // [?]
+  static_assert(std::is_same_v<tf::shape_of<decltype(sparse)>, tf::shape<tf::dyn>>);
+
+  xt::xtensor<std::int32_t, 1> classes = {1, 0};
+  xt::xtensor<float, 2> as_rows = {{0, 1, 0}, {1, 0, 0}};
+  auto [s, d] = sess.run(tf::fetch(sparse, softmax_xent), tf::feed(labels, classes),
+                         tf::feed(dense_labels, as_rows), tf::feed(scores, scores_value));
+  EXPECT(xt::allclose(s, d));  // the same loss, from class indices or from one-hot rows
+  const float row0 = -std::log(std::exp(0.7f) / (std::exp(0.1f) + std::exp(0.7f) + std::exp(0.2f)));
+  EXPECT(std::abs(s(0) - row0) < 1e-6f);
+  // [/snippet losses]
+
+  // [snippet other_losses]
+  auto predictions = tf::placeholder<"predictions", float, tf::shape<2>>();
+  auto targets = tf::placeholder<"targets", float, tf::shape<2>>();
+  xt::xtensor_fixed<float, xt::xshape<2>> p = {1, 3};
+  xt::xtensor_fixed<float, xt::xshape<2>> t = {0, 1};
+  auto run = [&](auto node) { return sess.run(node, tf::feed(predictions, p), tf::feed(targets, t)); };
+  EXPECT(run(tf::mean_squared_error(targets, predictions)) == 2.5f);  // (1 + 4) / 2
+  EXPECT(run(tf::l2_loss(predictions)) == 5.0f);                      // (1 + 9) / 2
+  auto sigmoid_xent = run(tf::sigmoid_cross_entropy_with_logits(targets, predictions));
+  EXPECT(std::abs(sigmoid_xent(0) - std::log(1 + std::exp(1.0f))) < 1e-6f);  // label 0
+  // [/snippet other_losses]
+
+  // [snippet dense]
+  auto images = tf::placeholder<"images", float, tf::shape<tf::dyn, 4>>();
+  auto hidden = tf::layers::dense<8, "hidden">(images, tf::activation::relu);
+  auto output = tf::layers::dense<3, "output">(hidden);  // linear
+  static_assert(std::is_same_v<tf::shape_of<decltype(output)>, tf::shape<tf::dyn, 3>>);
+  tf::session model(output);
+  EXPECT((model.uninitialized_names() ==
+          std::vector<std::string>{"hidden/kernel", "hidden/bias", "output/kernel", "output/bias"}));
+  // [/snippet dense]
+  model.initialize_all();
+  xt::xtensor<float, 2> image_rows = xt::zeros<float>({5, 4});
+  EXPECT(model.run(output, tf::feed(images, image_rows)) == xt::zeros<float>({5, 3}));  // biases 0
+  return 0;
+}
