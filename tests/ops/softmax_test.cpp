@@ -175,3 +175,10 @@ TEST_CASE("pitfall regression: a dynamic batch of random logits") {
   const xt::xtensor<double, 2> v = xt::random::rand<double>({50, 4}, -20.0, 20.0);
   check_rows_are_distributions(sess.run(tf::softmax(z), tf::feed(z, v)), 1e-12);
 }
+
+TEST_CASE("softmax of a column-major fed value is over the last axis of its logical shape") {
+  auto z = tf::placeholder<"sm_colmajor", double, tf::shape<dyn, 3>>();
+  tf::session sess(tf::softmax(z));
+  const xt::xtensor<double, 2, xt::layout_type::column_major> v{{1, 2, 3}, {3, 2, 1}};
+  check_values(sess.run(tf::softmax(z), tf::feed(z, v)), {2, 3}, {s1, s2, s3, s3, s2, s1}, 1e-14);
+}
