@@ -67,6 +67,14 @@ int main() {
     EXPECT(a == xt::xtensor<float, 2>{{1, 4, 9}});
     EXPECT(b.shape(0) == 3 && b(2, 2) == 81.0f);
 
+    // [snippet feed_layout]
+    xt::xtensor<float, 2, xt::layout_type::column_major> by_columns = {{1, 2, 3}, {4, 5, 6}};
+    auto row_sums = tf::reduce_sum<1>(x);
+    EXPECT(sess.run(row_sums, tf::feed(x, by_columns)) == xt::xtensor<float, 1>{6, 15});
+    EXPECT(sess.run(row_sums, tf::feed(x, xt::ones<float>({4, 3}))) ==  // an expression
+           xt::xtensor<float, 1>{3, 3, 3, 3});
+    // [/snippet feed_layout]
+
     // [snippet wrong_shape]
     xt::xtensor<float, 2> four_columns = {{1, 2, 3, 4}};
     try {

@@ -75,5 +75,19 @@ int main() {
   using both = tf::graph::path_info<mp::mp_list<decltype(loss), decltype(train)>, mp::mp_list<>>;
   static_assert(both::materialized<activation>);   // y has two consumers now: one buffer
   // [/snippet fusion]
+
+  // [snippet fusion_column]
+  auto m = tf::placeholder<"m", float, tf::shape<2, 3>>();
+  auto column = tf::placeholder<"column", float, tf::shape<2, 1>>();
+  auto shifted = m + column;  // a [2, 1] operand is neither a row of [2, 3] nor one element
+  auto scaled = shifted * tf::constant<2>();
+  using column_path = tf::graph::path_info<mp::mp_list<decltype(scaled)>, mp::mp_list<>>;
+  static_assert(column_path::materialized<decltype(shifted)>);  // computed into its own buffer
+
+  xt::xtensor_fixed<float, xt::xshape<2, 3>> m_value = {{1, 2, 3}, {4, 5, 6}};
+  xt::xtensor_fixed<float, xt::xshape<2, 1>> column_value = {{10}, {20}};
+  EXPECT(sess.run(scaled, tf::feed(m, m_value), tf::feed(column, column_value)) ==
+         xt::xtensor_fixed<float, xt::xshape<2, 3>>{{22, 24, 26}, {48, 50, 52}});
+  // [/snippet fusion_column]
   return 0;
 }
