@@ -1,6 +1,7 @@
 // tests/autodiff/fd_check.hpp — checks gradient rules against central finite differences.
 //
 //   fd_check::check_gradient(sess, loss, x, x0, tf::feed(w, w0)...);
+//   fd_check::check_gradient_node(sess, loss, gradient_node, x, x0, tf::feed(w, w0)...);
 //
 // fetches tf::gradient(loss, x) with x = x0 (and the other feeds), then, for each element
 // i of x, runs loss with x0 + h e_i and x0 - h e_i and compares the gradient's element i
@@ -121,23 +122,24 @@ value_t<S> positive(double lo = 0.5, double hi = 2.0) {
   return uniform<S>(lo, hi);
 }
 
-/// Compares the gradient of the scalar `loss` with respect to the placeholder (or any
-/// fed node) `x`, at x = x0, with central differences. `feeds` give the other
-/// placeholders of the loss. x's shape is static, or dynamic with x0 an xt::xtensor.
-template <class Session, class Loss, class X, class... Feeds>
-void check_gradient(Session& sess, Loss loss, X x, const value_t<tf::shape_of<X>>& x0, const Feeds&... feeds) {
+/// Compares the node `gradient` (of x's shape), fetched with x = x0, with central
+/// differences of the scalar `loss` with respect to x: for gradients built another way
+/// than gradient(loss, x) (grad_ys, a non-scalar y, a gradient of a gradient). `x` is a
+/// placeholder or any node the runs may feed; `feeds` give the other placeholders.
+/// x's shape is static, or dynamic with x0 an xt::xtensor.
+template <class Session, class Loss, class Gradient, class X, class... Feeds>
+void check_gradient_node(Session& sess, Loss loss, Gradient gradient, X x, const value_t<tf::shape_of<X>>& x0,
+                         const Feeds&... feeds) {
   static_assert(tf::shape_of<Loss>::rank == 0, "check_gradient needs a scalar loss");
   static_assert(std::is_same_v<tf::value_type_of<Loss>, double> && std::is_same_v<tf::value_type_of<X>, double>,
                 "check_gradient works in double precision");
+  static_assert(std::is_same_v<tf::shape_of<Gradient>, tf::shape_of<X>>, "a gradient has x's shape");
   constexpr tolerance tol{};
 
-  auto g = tf::gradient(loss, x);
-  static_assert(std::is_same_v<tf::shape_of<decltype(g)>, tf::shape_of<X>>, "a gradient has x's shape");
-  const value_t<tf::shape_of<X>> got = sess.run(g, tf::feed(x, x0), feeds...);
+  const value_t<tf::shape_of<X>> got = sess.run(gradient, tf::feed(x, x0), feeds...);
   if constexpr (!std::is_arithmetic_v<value_t<tf::shape_of<X>>>) {
     REQUIRE(std::equal(got.shape().begin(), got.shape().end(), x0.shape().begin(), x0.shape().end()));
   }
-
   for (std::size_t i = 0; i < size_of(x0); ++i) {
     value_t<tf::shape_of<X>> xp = x0, xm = x0;
     const double h = tol.step * std::max(1.0, std::abs(element(x0, i)));
@@ -150,6 +152,13 @@ void check_gradient(Session& sess, Loss loss, X x, const value_t<tf::shape_of<X>
     INFO("element " << i << " of " << size_of(x0) << ": gradient " << gi << ", central difference " << fd);
     CHECK(std::abs(gi - fd) <= tol.atol + tol.rtol * std::abs(fd));
   }
+}
+
+/// Compares tf::gradient(loss, x), fetched with x = x0, with central differences of the
+/// scalar `loss`: see check_gradient_node.
+template <class Session, class Loss, class X, class... Feeds>
+void check_gradient(Session& sess, Loss loss, X x, const value_t<tf::shape_of<X>>& x0, const Feeds&... feeds) {
+  check_gradient_node(sess, loss, tf::gradient(loss, x), x, x0, feeds...);
 }
 
 }  // namespace fd_check
