@@ -27,6 +27,7 @@ using literal_element_t =
 template <auto V, element_type T>
 struct literal_node : node_facade<T, scalar, node_kind::leaf> {
   static constexpr T value = static_cast<T>(V);
+  static constexpr auto value_as_written = V;
   static constexpr bool is_literal = true;
   static constexpr std::string_view op_name = "Const";
   template <element_type U>

@@ -73,6 +73,15 @@ struct operands_must_have_the_same_element_type {
   static constexpr bool value = std::is_same_v<A, B>;
 };
 
+/// In a diagnostic: the literal and the element type it cannot convert to exactly.
+template <auto Literal, class ElementType>
+struct literal_must_convert_exactly {
+  // Rounding 0.1 to float is fine, as in TensorFlow; dropping a fraction or overflowing is not.
+  static constexpr bool value =
+      std::is_floating_point_v<ElementType> ||
+      static_cast<decltype(Literal)>(static_cast<ElementType>(Literal)) == Literal;
+};
+
 namespace detail {
 template <class A, class B>
 inline constexpr bool is_literal_v = requires { A::is_literal; };
@@ -86,6 +95,10 @@ template <class A, class B>
   requires(requires { A::is_literal; } && !requires { B::is_literal; } &&
            element_type<value_type_of<B>> && !std::is_same_v<value_type_of<A>, value_type_of<B>>)
 struct adapt_literal<A, B> {
+  // As TensorFlow refuses `int_tensor + 2.5`, a literal must convert exactly.
+  static_assert(literal_must_convert_exactly<A::value_as_written, value_type_of<B>>::value,
+                "a literal operand must convert exactly to the other operand's element type "
+                "(TensorFlow refuses int + 2.5): write it in that type, or cast the node");
   using type = typename A::template as<value_type_of<B>>;
 };
 }  // namespace detail

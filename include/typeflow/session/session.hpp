@@ -83,7 +83,7 @@ struct check_names_impl<Named, I> {
   static_assert(two_nodes_of_the_graph_have_the_name<dup::name>::value,
                 "names are unique per graph: two different nodes (another dtype, shape or kind) "
                 "have the same full name; rename one of them");
-  static constexpr bool value = false;
+  static constexpr bool value = true;  // the error above is the one to read
 };
 
 template <class Vars, class Used>
