@@ -45,10 +45,11 @@ TEST_CASE("crc32c: the default implementation (hardware when available) gives th
 
 TEST_CASE("crc32c: both implementations agree on random data of every length and alignment") {
   std::mt19937 rng(42);
-  std::vector<unsigned char> data(4096 + 16);
+  std::vector<unsigned char> data(3 * 3 * 8192 + 4096 + 16);
   for (auto& b : data) b = static_cast<unsigned char>(rng());
   for (std::size_t offset = 0; offset < 8; ++offset)
-    for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 63u, 64u, 1000u, 4096u})
+    for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 63u, 64u, 1000u, 4096u, 24575u, 24576u, 24577u, 49152u,
+                          3u * 3u * 8192u + 4095u})
       CHECK(io::crc32c(data.data() + offset, n) == io::crc32c_table_driven(data.data() + offset, n));
 }
 

@@ -19,6 +19,7 @@
 // the session unchanged and lists every problem.
 #pragma once
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -26,7 +27,9 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -249,6 +252,28 @@ auto* storage_data(Storage& s) noexcept {
   }
 }
 
+/// Uninitialized memory for staged tensors; large arenas ask for transparent huge pages,
+/// which makes first touching them several times cheaper.
+struct free_deleter {
+  void operator()(unsigned char* p) const noexcept { std::free(p); }
+};
+inline std::unique_ptr<unsigned char[], free_deleter> staging_arena(std::size_t bytes) {
+  constexpr std::size_t huge = std::size_t{2} << 20;
+  if (bytes == 0) return nullptr;
+  if (bytes < huge) {
+    auto* small = static_cast<unsigned char*>(std::malloc(bytes));
+    if (!small) throw std::bad_alloc();
+    return std::unique_ptr<unsigned char[], free_deleter>(small);
+  }
+  const std::size_t rounded = (bytes + huge - 1) / huge * huge;
+  auto* p = static_cast<unsigned char*>(std::aligned_alloc(huge, rounded));
+#ifdef MADV_HUGEPAGE
+  if (p) ::madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  if (!p) throw std::bad_alloc();
+  return std::unique_ptr<unsigned char[], free_deleter>(p);
+}
+
 inline double system_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -427,15 +452,33 @@ class saver {
       }
       if (!mismatches.empty()) throw invalid_argument_error(join(mismatches, "\n"));
 
-      // 2. Read and verify the data into staging buffers.
+      // 2. Read and verify the data. An initialized variable's new value is staged (its
+      // current value must survive a failure); an uninitialized variable is read in place:
+      // it stays uninitialized until every tensor is verified, so a failure changes nothing
+      // a program can observe through the session.
+      std::array<void*, n> dest{};
+      std::array<std::size_t, n> offset{};
+      std::size_t staged_bytes = 0;
+      i = 0;
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, entries>>([&](auto id) {
+        using V = typename decltype(id)::type::variable;
+        auto& slot = sess.template slot<V>();
+        if (slot.initialized || in_place_twice<V>(sess)) {
+          offset[i] = staged_bytes;
+          staged_bytes += (detail::variable_meta<V>::bytes + 63) / 64 * 64;
+        } else {
+          dest[i] = static_cast<void*>(detail::storage_data(slot.value));
+        }
+        ++i;
+      });
+      const auto arena = detail::staging_arena(staged_bytes);
+      for (std::size_t e = 0; e < n; ++e)
+        if (!dest[e]) dest[e] = arena.get() + offset[e];
       std::vector<std::size_t> entry_of(header.tensors.size(), n);
       for (std::size_t e = 0; e < n; ++e) entry_of[tensor_index[e]] = e;
-      std::array<std::unique_ptr<unsigned char[]>, n> staged;
-      reader.read_tensors([&](const io::tensor_info& t, std::size_t index) -> void* {
+      reader.read_tensors([&](const io::tensor_info&, std::size_t index) -> void* {
         const auto e = entry_of[index];
-        if (e == n) return nullptr;
-        staged[e].reset(new unsigned char[t.num_bytes() == 0 ? 1 : t.num_bytes()]);
-        return staged[e].get();
+        return e == n ? nullptr : dest[e];
       });
 
       // 3. Commit: nothing below can fail.
@@ -443,9 +486,12 @@ class saver {
       mp::mp_for_each<mp::mp_transform<mp::mp_identity, entries>>([&](auto id) {
         using V = typename decltype(id)::type::variable;
         auto& slot = sess.template slot<V>();
-        std::memcpy(static_cast<void*>(detail::storage_data(slot.value)), staged[i++].get(),
-                    detail::variable_meta<V>::bytes);
-        slot.initialized = true;
+        void* storage = static_cast<void*>(detail::storage_data(slot.value));
+        if (dest[i] != storage) std::memcpy(storage, dest[i], detail::variable_meta<V>::bytes);
+        ++i;
+      });
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, entries>>([&](auto id) {
+        sess.template slot<typename decltype(id)::type::variable>().initialized = true;
       });
     }
   }
@@ -480,6 +526,16 @@ class saver {
   }
 
   double now() const { return options_.clock ? options_.clock() : detail::system_seconds(); }
+
+  // Whether V appears under more than one key of this saver (it is then staged, so that
+  // the tensors are copied in the saver's order).
+  template <class V, class Session>
+  static constexpr bool in_place_twice(const Session&) {
+    using entries = saver_entries_t<Entries, Session>;
+    return count_v<mp::mp_transform<variable_of, entries>, V> > 1;
+  }
+  template <class E>
+  using variable_of = typename E::variable;
 
   static double mtime_of(const std::filesystem::path& p) {
     struct ::stat st {};
@@ -574,14 +630,9 @@ class saver {
     }
     state.last_preserved_timestamp = next_keep_time_ - options_.keep_checkpoint_every_n_hours * 3600.0;
     update_checkpoint_state(dir, state, options_.latest_filename);
+    // Deleting needs no fsync: the durable state file no longer lists these files, and a
+    // deletion a crash undoes is redone by the next run's scan of the directory.
     for (const auto& d : to_delete) ::unlink(d.c_str());
-    if (!to_delete.empty()) {
-      try {
-        io::sync_directory(dir);
-      } catch (const error&) {
-        // The deletions are not durable yet; the state file no longer lists them either way.
-      }
-    }
   }
 
   saver_options options_{};
