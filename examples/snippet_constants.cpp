@@ -50,11 +50,12 @@ int main() {
   {
     // [snippet adopt_int]
     auto n = tf::placeholder<"n", std::int32_t>();
-    auto truncated = n * tf::constant<0.5>();  // 0.5 becomes the int32 0
-    static_assert(std::is_same_v<tf::value_type_of<decltype(truncated)>, std::int32_t>);
+    auto doubled = n * tf::constant<2.0>();  // 2.0 converts exactly: the int32 2
+    static_assert(std::is_same_v<tf::value_type_of<decltype(doubled)>, std::int32_t>);
     tf::session sess;
-    EXPECT(sess.run(truncated, tf::feed(n, 7)) == 0);
-    auto half = tf::cast<float>(n) * tf::constant<0.5>();  // what was meant
+    EXPECT(sess.run(doubled, tf::feed(n, 7)) == 14);
+    // n * tf::constant<0.5>() does not compile: 0.5 is not an int32
+    auto half = tf::cast<float>(n) * tf::constant<0.5>();
     EXPECT(sess.run(half, tf::feed(n, 7)) == 3.5f);
     // [/snippet adopt_int]
   }
