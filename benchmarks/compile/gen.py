@@ -29,8 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = os.path.normpath(os.path.join(HERE, "..", "..", "include"))
 
 
-def have_matmul() -> bool:
-    return os.path.exists(os.path.join(INCLUDE, "typeflow", "ops", "matmul.hpp"))
+def have_matmul(include: str) -> bool:
+    return os.path.exists(os.path.join(include, "typeflow", "ops", "matmul.hpp"))
 
 
 def gen_chain(n: int, dtype: str) -> str:
@@ -148,12 +148,13 @@ def main() -> None:
     m.add_argument("--layers", type=int, default=4)
     m.add_argument("--width", type=int, default=32)
     m.add_argument("--no-matmul", action="store_true")
+    m.add_argument("--include", default=INCLUDE, help="headers to look for ops/matmul.hpp in")
     m.add_argument("-o", "--output")
     a = p.parse_args()
     if a.what == "chain":
         text = gen_chain(a.n, a.dtype)
     else:
-        text = gen_mlp(a.layers, a.width, have_matmul() and not a.no_matmul)
+        text = gen_mlp(a.layers, a.width, have_matmul(a.include) and not a.no_matmul)
     if a.output:
         with open(a.output, "w") as f:
             f.write(text)

@@ -17,6 +17,7 @@
 #   CXX            compiler (g++)
 #   CXXFLAGS       flags (-std=c++20 -O2 -ftemplate-depth=4096)
 #   INCLUDE_DIR    typeflow headers (<repo>/include); point it to another tree to compare
+#   REF            measure the headers of this git commit instead (extracted to BUILD_DIR)
 #   NS, REPEAT_N, REPEAT, SKIP_MLP
 #   BUILD_DIR      generated sources, objects, logs (benchmarks/compile/build)
 #   CSV            CSV output (BUILD_DIR/results.csv)
@@ -43,6 +44,7 @@ TIME_LIMIT_S="${TIME_LIMIT_S:-1800}"
 BUDGET_S="${BUDGET_S:-20}"
 BUDGET_MB="${BUDGET_MB:-2048}"
 PY="${PYTHON:-python3}"
+REF="${REF:-}"
 
 die() { echo "run.sh: $*" >&2; exit 1; }
 
@@ -58,6 +60,22 @@ if [[ ! -x /usr/bin/time ]]; then
 fi
 command -v "$PY" >/dev/null || die "python3 is needed to generate the sources"
 mkdir -p "$BUILD_DIR"
+
+if [[ -n "$REF" ]]; then
+  # Measure the headers of one commit, not a working tree someone may be editing.
+  sha=$(git -C "$ROOT" rev-parse --short "$REF^{commit}") || die "unknown REF $REF"
+  INCLUDE_DIR="$BUILD_DIR/include-$sha/include"
+  if [[ ! -d "$INCLUDE_DIR" ]]; then
+    mkdir -p "$BUILD_DIR/include-$sha"
+    git -C "$ROOT" archive "$sha" include | tar -x -C "$BUILD_DIR/include-$sha" || die "git archive failed"
+  fi
+  HEADERS_AT="commit $sha (include/ last changed in $(git -C "$ROOT" log -1 --format=%h "$sha" -- include))"
+else
+  HEADERS_AT=$(cd "$INCLUDE_DIR" 2>/dev/null && git rev-parse --short HEAD 2>/dev/null || echo "not a git tree")
+  if [[ "$HEADERS_AT" != "not a git tree" && -n "$(cd "$INCLUDE_DIR" && git status --porcelain -- . 2>/dev/null)" ]]; then
+    HEADERS_AT="$HEADERS_AT + uncommitted changes"
+  fi
+fi
 
 # compile NAME SRC: compiles SRC to BUILD_DIR/NAME.o under /usr/bin/time -v, limits applied.
 # Sets: C_STATUS (ok|failed|oom|timeout), C_WALL, C_USER, C_SYS, C_RSS_MB.
@@ -105,7 +123,7 @@ check() {
 if [[ "${1:-}" == "--time-report" ]]; then
   n="${2:?usage: run.sh --time-report N|mlp}"
   if [[ "$n" == mlp ]]; then
-    "$PY" "$HERE/gen.py" mlp -o "$BUILD_DIR/mlp.cpp"; src="$BUILD_DIR/mlp.cpp"
+    "$PY" "$HERE/gen.py" mlp --include "$INCLUDE_DIR" -o "$BUILD_DIR/mlp.cpp"; src="$BUILD_DIR/mlp.cpp"
   else
     "$PY" "$HERE/gen.py" chain "$n" -o "$BUILD_DIR/chain_$n.cpp"; src="$BUILD_DIR/chain_$n.cpp"
   fi
@@ -150,17 +168,13 @@ one_chain() {  # N run
   record chain "$n" $((n + 2)) "$run" "$name"
 }
 
-HEADERS_AT=$(cd "$INCLUDE_DIR" 2>/dev/null && git rev-parse --short HEAD 2>/dev/null || echo "not a git tree")
-if [[ "$HEADERS_AT" != "not a git tree" && -n "$(cd "$INCLUDE_DIR" && git status --porcelain -- . 2>/dev/null)" ]]; then
-  HEADERS_AT="$HEADERS_AT + uncommitted changes"
-fi
 echo "run.sh: $CXX $CXXFLAGS, headers $INCLUDE_DIR ($HEADERS_AT), limits ${MEM_LIMIT_MB} MB / ${TIME_LIMIT_S} s" >&2
 for n in $NS; do one_chain "$n" 1; done
 for ((r = 2; r <= REPEAT + 1; r++)); do
   case " $NS " in *" $REPEAT_N "*) one_chain "$REPEAT_N" "$r" ;; esac
 done
 if [[ "$SKIP_MLP" != 1 ]]; then
-  "$PY" "$HERE/gen.py" mlp -o "$BUILD_DIR/mlp.cpp" || die "gen.py failed"
+  "$PY" "$HERE/gen.py" mlp --include "$INCLUDE_DIR" -o "$BUILD_DIR/mlp.cpp" || die "gen.py failed"
   compile mlp_run1 "$BUILD_DIR/mlp.cpp"
   R_STATUS="-"; R_OUT=""
   [[ "$C_STATUS" == ok ]] && check mlp_run1
