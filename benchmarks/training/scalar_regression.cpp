@@ -50,12 +50,11 @@ void set_counters(benchmark::State& state) {
   state.counters["steps"] = double(n_points);
 }
 
-// The hand-written loop, as a person writes it: a function over the data, m and b in
-// registers during the pass. (Each pass of every implementation is a noinline function:
-// written inline in the benchmark's `for (auto _ : state)` loop, whose calls into
-// libbenchmark clobber the xmm registers, GCC 12 keeps m and b in stack slots through the
-// inner loop, which then pays a store-to-load round trip per step and measured ~1.3x
-// slower than typeflow.)
+// The hand-written loop, as a careful person writes it: a function over the data, m and b
+// in registers during the pass. (The hand-written passes are noinline functions: written
+// inline in the benchmark's `for (auto _ : state)` loop, whose calls into libbenchmark
+// clobber the xmm registers, GCC 12 kept m and b in stack slots through the inner loop,
+// paid a store-to-load round trip per step and measured ~1.3x slower than typeflow.)
 [[gnu::noinline]] void hand_written_pass(const double* x, const double* y, double lr, double& m_io, double& b_io) {
   double m = m_io, b = b_io;
   for (std::size_t i = 0; i < n_points; ++i) {
