@@ -147,8 +147,12 @@ struct target<grad_ys_t<Y, GY>> {
   using seed = GY;
 };
 
+// Zeros of x's shape; for a static shape without reading x (which need not be fed).
+template <class X>
+using zeros_for = mp::mp_if_c<shape_of<X>::is_static, zeros_node<value_type_of<X>, shape_of<X>>,
+                              elementwise_node<fn::zero, X>>;
 template <class G, class X>
-using or_zeros = mp::mp_if_c<is_no_gradient<G>, elementwise_node<fn::zero, X>, G>;
+using or_zeros = mp::mp_if_c<is_no_gradient<G>, zeros_for<X>, G>;
 
 }  // namespace detail
 

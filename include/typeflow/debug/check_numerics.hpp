@@ -19,8 +19,8 @@ struct check_numerics_node : node_facade<value_type_of<X>, shape_of<X>, node_kin
   static constexpr bool differentiable = true;  // an identity for gradients
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
-  template <class N>
-  using rebind = check_numerics_node<Message, N>;
+  template <class... N>
+  using rebind = check_numerics_node<Message, N...>;
 
   template <class Ctx>
   static void run(Ctx& ctx) {

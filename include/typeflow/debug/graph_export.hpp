@@ -14,6 +14,7 @@
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/graph/traverse.hpp"
+#include "typeflow/session/feed.hpp"
 
 namespace typeflow {
 
@@ -87,6 +88,7 @@ struct graph_description {
 
 namespace detail {
 
+
 template <class Order>
 struct describer;
 
@@ -151,7 +153,7 @@ graph_description describe_graph(Roots...) {
 /// Automatic names are numbered within the path.
 template <class Fetch, class... Feeds>
 graph_description describe_path(Fetch, const Feeds&...) {
-  using fetches = mp::mp_if_c<node<Fetch>, mp::mp_list<Fetch>, mp::mp_rename<Fetch, mp::mp_list>>;
+  using fetches = typename detail::fetches_of<Fetch>::type;
   using fed = mp::mp_list<typename Feeds::node_type...>;
   return detail::describer<graph::path_order<fetches, fed>>::describe();
 }

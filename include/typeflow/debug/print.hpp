@@ -60,8 +60,8 @@ struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect
   static constexpr bool differentiable = true;  // an identity for gradients
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
-  template <class NX, class... NW>
-  using rebind = print_node<Message, Summarize, NX, NW...>;
+  template <class... N>
+  using rebind = print_node<Message, Summarize, N...>;
 
   template <class Ctx>
   static void run(Ctx& ctx) {

@@ -25,8 +25,8 @@ struct arg_reduce_node
     : node_facade<std::int64_t, typename detail::reduced_shape<shape_of<A>, false, Axis>::type, node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
   static constexpr std::size_t axis = static_cast<std::size_t>(Axis < 0 ? Axis + std::ptrdiff_t(shape_of<A>::rank) : Axis);
-  template <class N>
-  using rebind = arg_reduce_node<Kind, N, Axis>;
+  template <class... N>
+  using rebind = arg_reduce_node<Kind, N..., Axis>;
   static constexpr bool differentiable = true;  // indices: no gradient flows
   template <std::size_t K, class G>
   using gradient = no_gradient;

@@ -30,7 +30,8 @@ struct mul {
   using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<mul, G, B>, A>, sum_to_t<ew<mul, G, A>, B>>;
 };
 struct div {
-  // TensorFlow's tf.divide truncates for integers as `a / b` does in C++ (tf.div).
+  // Floats divide as tf.truediv; integers truncate as C++ does (tf.truncatediv), where
+  // TensorFlow's truediv would convert them to float64 (docs/reference/ops.md).
   static constexpr std::string_view op_name = "truediv";
   template <class T> constexpr T operator()(T a, T b) const { return a / b; }
   static constexpr bool differentiable = true;

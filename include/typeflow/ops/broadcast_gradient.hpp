@@ -48,8 +48,8 @@ struct one {
 template <class G, class A>
 struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
   static constexpr std::string_view op_name = "Sum";
-  template <class NG, class NA>
-  using rebind = sum_to_node<NG, NA>;
+  template <class... N>
+  using rebind = sum_to_node<N...>;
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
@@ -67,6 +67,16 @@ struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compu
       T acc{};
       for (auto x : g) acc += x;
       out = acc;
+    } else if constexpr (rg == 2 && ra == 1 && shape_of<A>::is_static && shape_of<G>::is_static &&
+                         shape_of<G>::dims[1] == shape_of<A>::dims[0]) {
+      // The bias gradient: the sum of the rows of g, a loop that vectorizes.
+      constexpr std::size_t rows = shape_of<G>::dims[0], cols = shape_of<G>::dims[1];
+      T* __restrict o = out.data();
+      const T* __restrict gp = g.data();
+      for (std::size_t j = 0; j < cols; ++j) o[j] = gp[j];
+      for (std::size_t r = 1; r < rows; ++r)
+#pragma GCC ivdep
+        for (std::size_t j = 0; j < cols; ++j) o[j] += gp[r * cols + j];
     } else {
       if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
       const auto& gs = g.shape();
@@ -119,6 +129,25 @@ struct sum_to_impl<G, A> {
 /// g summed down to the shape of a (the gradient of a broadcast operand).
 template <class G, class A>
 using sum_to_t = typename detail::sum_to_impl<G, A>::type;
+
+/// Zeros of a static shape, with no input: the gradient where no path joins x to y.
+template <class T, class S>
+struct zeros_node : node_facade<T, S, node_kind::compute> {
+  static constexpr std::string_view op_name = "zeros";
+  template <class... N>
+  using rebind = zeros_node;
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class G>
+  using gradient = no_gradient;
+  template <class Out>
+  static void compute(Out& out) {
+    if constexpr (std::is_arithmetic_v<Out>) {
+      out = T(0);
+    } else {
+      std::fill(out.begin(), out.end(), T(0));
+    }
+  }
+};
 
 /// tf.zeros_like(x), tf.ones_like(x)
 template <node A>

@@ -55,8 +55,8 @@ void check_label(Labels label, std::size_t classes) {
 template <class G, class L, class X>
 struct sparse_xent_gradient_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::compute, G, L, X> {
   static constexpr std::string_view op_name = "SparseSoftmaxCrossEntropyWithLogitsGrad";
-  template <class NG, class NL, class NX>
-  using rebind = sparse_xent_gradient_node<NG, NL, NX>;
+  template <class... N>
+  using rebind = sparse_xent_gradient_node<N...>;
 
   template <class Out, class VG, class VL, class VX>
   static void compute(Out& out, const VG& g, const VL& labels, const VX& logits) {
@@ -83,8 +83,8 @@ template <class L, class X>
 struct sparse_xent_node
     : node_facade<value_type_of<X>, shape<shape_of<X>::dims[0]>, node_kind::compute, L, X> {
   static constexpr std::string_view op_name = "SparseSoftmaxCrossEntropyWithLogits";
-  template <class NL, class NX>
-  using rebind = sparse_xent_node<NL, NX>;
+  template <class... N>
+  using rebind = sparse_xent_node<N...>;
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 1, sparse_xent_gradient_node<G, L, X>, no_gradient>;
@@ -135,8 +135,8 @@ constexpr auto sparse_softmax_cross_entropy_with_logits(L, X) {
 template <std::size_t Depth, class T, class L>
 struct one_hot_node : node_facade<T, shape<shape_of<L>::dims[0], std::ptrdiff_t(Depth)>, node_kind::compute, L> {
   static constexpr std::string_view op_name = "OneHot";
-  template <class NL>
-  using rebind = one_hot_node<Depth, T, NL>;
+  template <class... N>
+  using rebind = one_hot_node<Depth, T, N...>;
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = no_gradient;

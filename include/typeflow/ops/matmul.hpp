@@ -80,8 +80,8 @@ struct matmul_node
   static constexpr std::string_view op_name = "MatMul";
   static constexpr bool transpose_a = TA;
   static constexpr bool transpose_b = TB;
-  template <class NA, class NB>
-  using rebind = matmul_node<NA, NB, TA, TB>;
+  template <class... N>
+  using rebind = matmul_node<N..., TA, TB>;
 
   // TensorFlow's _MatMulGrad, for each combination of transposes.
   static constexpr bool differentiable = true;

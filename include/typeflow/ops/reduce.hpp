@@ -26,7 +26,10 @@ constexpr std::array<bool, R> reduced_mask() {
   if constexpr (sizeof...(Axes) == 0) {
     for (auto& b : m) b = true;
   } else {
-    for (std::ptrdiff_t a : {Axes...}) m[static_cast<std::size_t>(a < 0 ? a + std::ptrdiff_t(R) : a)] = true;
+    for (std::ptrdiff_t a : {Axes...}) {
+      const std::ptrdiff_t n = a < 0 ? a + std::ptrdiff_t(R) : a;
+      if (n >= 0 && n < std::ptrdiff_t(R)) m[static_cast<std::size_t>(n)] = true;  // else reported elsewhere
+    }
   }
   return m;
 }
@@ -87,8 +90,8 @@ template <class Kind, class G, class A, std::ptrdiff_t... Axes>
 struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
   static constexpr std::string_view op_name = "BroadcastTo";
   static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
-  template <class NG, class NA>
-  using rebind = reduce_gradient_node<Kind, NG, NA, Axes...>;
+  template <class... N>
+  using rebind = reduce_gradient_node<Kind, N..., Axes...>;
   // Its own gradient is the reduction again (the transpose of a broadcast is a sum).
   static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
@@ -144,8 +147,8 @@ struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shap
   static constexpr std::string_view op_name = Kind::op_name;
   static constexpr bool keep = Keep;
   static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
-  template <class N>
-  using rebind = reduce_node<Kind, N, Keep, Axes...>;
+  template <class... N>
+  using rebind = reduce_node<Kind, N..., Keep, Axes...>;
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>

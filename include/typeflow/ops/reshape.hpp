@@ -61,8 +61,8 @@ struct reshape_node
     : node_facade<value_type_of<A>, typename detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
   static constexpr std::string_view op_name = "Reshape";
   using target_shape = To;
-  template <class N>
-  using rebind = reshape_node<N, To>;
+  template <class... N>
+  using rebind = reshape_node<N..., To>;
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>
@@ -120,8 +120,8 @@ struct reshape_node
 template <class G, class A>
 struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
   static constexpr std::string_view op_name = "Reshape";
-  template <class NG, class NA>
-  using rebind = reshape_like_node<NG, NA>;
+  template <class... N>
+  using rebind = reshape_like_node<N...>;
   static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
   using gradient = mp::mp_if_c<K == 0, detail::reshape_back_t<GG, G>, no_gradient>;

@@ -28,8 +28,8 @@ struct log_softmax_tag {
 template <class Kind, class G, class Y>
 struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, G, Y> {
   static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGrad" : "SoftmaxGrad";
-  template <class NG, class NY>
-  using rebind = softmax_gradient_node<Kind, NG, NY>;
+  template <class... N>
+  using rebind = softmax_gradient_node<Kind, N...>;
 
   template <class Out, class VG, class VY>
   static void compute(Out& out, const VG& g, const VY& y) {
@@ -55,8 +55,8 @@ struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_k
 template <class Kind, class A>
 struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
-  template <class N>
-  using rebind = softmax_node<Kind, N>;
+  template <class... N>
+  using rebind = softmax_node<Kind, N...>;
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>

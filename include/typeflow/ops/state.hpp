@@ -24,6 +24,12 @@ struct none_t {
   friend constexpr bool operator==(none_t, none_t) { return true; }
 };
 
+/// In a diagnostic: the argument (a node's op name) that should have been a variable.
+template <class N>
+struct argument_must_be_a_variable {
+  static constexpr bool value = requires { N::is_variable; };
+};
+
 /// In a diagnostic: the variable and value shapes an assign cannot match.
 template <class VariableShape, class ValueShape>
 struct assigned_value_must_have_the_variable_shape {
@@ -72,8 +78,8 @@ struct assign_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::effec
   using targets = mp::mp_list<V>;
   using reads = mp::mp_if_c<std::is_same_v<Kind, detail::assign_kind>, mp::mp_list<>, mp::mp_list<V>>;
   using forwards_variable = V;
-  template <class N>
-  using rebind = assign_node<Kind, V, N>;
+  template <class... N>
+  using rebind = assign_node<Kind, V, N...>;
 
   template <class Ctx>
   static void run(Ctx& ctx) {
@@ -98,7 +104,7 @@ struct assign_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::effec
 namespace detail {
 template <class Kind, class V, class Value>
 constexpr auto make_assign(V, Value) {
-  static_assert(requires { V::is_variable; },
+  static_assert(argument_must_be_a_variable<V>::value,
                 "typeflow::assign(v, value): v must be a typeflow::variable");
   using L = typename detail::adapt_literal<Value, V>::type;
   static_assert(std::is_same_v<value_type_of<L>, value_type_of<V>>,
@@ -223,7 +229,7 @@ struct variables_initializer_node : node_facade<none_t, scalar, node_kind::effec
 /// tf.variables_initializer([v...]): when run, initializes these variables.
 template <node... V>
 constexpr variables_initializer_node<V...> variables_initializer(V...) {
-  static_assert((requires { V::is_variable; } && ...),
+  static_assert((argument_must_be_a_variable<V>::value && ...),
                 "typeflow::variables_initializer(v...): every argument must be a variable");
   return {};
 }
@@ -242,7 +248,7 @@ struct is_variable_initialized_node : node_facade<bool, scalar, node_kind::effec
 /// tf.is_variable_initialized(v): a bool.
 template <node V>
 constexpr is_variable_initialized_node<V> is_variable_initialized(V) {
-  static_assert(requires { V::is_variable; },
+  static_assert(argument_must_be_a_variable<V>::value,
                 "typeflow::is_variable_initialized(v): v must be a variable");
   return {};
 }

@@ -55,8 +55,8 @@ struct transpose_node
                   node_kind::compute, A> {
   static constexpr std::string_view op_name = "transpose";
   static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
-  template <class N>
-  using rebind = transpose_node<N, P...>;
+  template <class... N>
+  using rebind = transpose_node<N..., P...>;
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>

@@ -16,6 +16,12 @@ struct fed_value_must_have_the_node_element_type {
   static constexpr bool value = std::is_same_v<typename Node::value_type, Value>;
 };
 
+/// In a diagnostic: the shape of the node a scalar was fed to.
+template <class Shape>
+struct scalar_feeds_a_node_of_rank_0 {
+  static constexpr bool value = Shape::rank == 0;
+};
+
 /// A value for one node in one run; made by typeflow::feed. Holds a reference to a
 /// container (which must outlive the run) or, for a scalar, the value itself.
 template <class Node, class Stored>
@@ -31,9 +37,13 @@ template <node N, class V>
 auto feed(N, const V& value) {
   using T = value_type_of<N>;
   if constexpr (std::is_arithmetic_v<V>) {
-    static_assert(shape_of<N>::rank == 0,
+    static_assert(scalar_feeds_a_node_of_rank_0<shape_of<N>>::value,
                   "feed(x, value): a scalar value can only feed a node of rank 0 (shape<>)");
-    return feed_t<N, T>{static_cast<T>(value)};
+    if constexpr (shape_of<N>::rank == 0) {
+      return feed_t<N, T>{static_cast<T>(value)};
+    } else {
+      return feed_t<N, storage_t<T, shape_of<N>>>{};  // inert: the error above is the one to read
+    }
   } else {
     static_assert(fed_value_must_have_the_node_element_type<N, typename V::value_type>::value,
                   "feed(x, value): the value's element type must be the node's element type");
@@ -59,5 +69,17 @@ template <class... N>
 constexpr fetch_list<N...> fetch(N...) {
   return {};
 }
+
+namespace detail {
+/// The fetched nodes of a run's first argument, as an mp_list.
+template <class F>
+struct fetches_of {
+  using type = mp::mp_list<F>;
+};
+template <class... N>
+struct fetches_of<fetch_list<N...>> {
+  using type = mp::mp_list<N...>;
+};
+}  // namespace detail
 
 }  // namespace typeflow

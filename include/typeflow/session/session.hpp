@@ -52,6 +52,12 @@ struct variable_is_not_in_the_sessions_graph {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: a run fed one node twice.
+template <bool Once>
+struct every_node_is_fed_once {
+  static constexpr bool value = Once;
+};
+
 /// In a diagnostic: this argument of run() is neither a node, fetch(...) nor feed(...).
 template <class T>
 struct fetch_is_not_a_typeflow_node {
@@ -109,14 +115,6 @@ struct is_fetch_list : std::false_type {};
 template <class... N>
 struct is_fetch_list<fetch_list<N...>> : std::true_type {};
 
-template <class F>
-struct fetches_of {
-  using type = mp::mp_list<F>;
-};
-template <class... N>
-struct fetches_of<fetch_list<N...>> {
-  using type = mp::mp_list<N...>;
-};
 
 template <class N>
 struct effect_output {
@@ -261,6 +259,17 @@ class session {
       if (p) destroy(p);
     }
   };
+
+  template <class... V>
+  bool all_initialized(mp::mp_list<V...>) const noexcept {
+    return (slot<V>().initialized & ... & true);
+  }
+  template <class... V>
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_uninitialized(mp::mp_list<V...>) const {
+    std::string name;
+    ((name.empty() && !slot<V>().initialized ? void(name = V::name.view()) : void()), ...);
+    throw failed_precondition_error("Attempting to use uninitialized value " + name);
+  }
 
   template <class Buffers>
   Buffers& buffers_for(std::size_t id) {
@@ -430,12 +439,18 @@ struct run_context {
     T* __restrict o = out.data();
     constexpr std::size_t total = shape_of<R>::size;
     constexpr std::size_t row = info::template flat_row<R>;
+    // The output buffer is the node's own and no operand aliases it: no dependence
+    // between iterations (GCC 12 at -O2 vectorizes only loops that need no alias checks).
     if constexpr (row == total) {
+#pragma GCC ivdep
       for (std::size_t k = 0; k < total; ++k) o[k] = static_cast<T>(flat_apply<R, R>(access, k, k, inputs_of<R>{}));
     } else {
-      for (std::size_t r = 0; r < total / row; ++r)
+      for (std::size_t r = 0; r < total / row; ++r) {
+        T* __restrict orow = o + r * row;
+#pragma GCC ivdep
         for (std::size_t j = 0; j < row; ++j)
-          o[r * row + j] = static_cast<T>(flat_apply<R, R>(access, r * row + j, j, inputs_of<R>{}));
+          orow[j] = static_cast<T>(flat_apply<R, R>(access, r * row + j, j, inputs_of<R>{}));
+      }
     }
   }
   template <class R, class... L>
@@ -452,10 +467,10 @@ void check_feed_shape(const F& f) {
   if constexpr (shape_of<N>::rank > 0) {
     const auto& got = f.value.shape();
     if (!shape_matches<shape_of<N>>(got)) {
+      const std::string what = named_node<N> ? std::string(name_of<N>()) : std::string(op_name_of<N>());
       throw invalid_argument_error("Cannot feed value of shape " + shape_string(got) + " for " +
-                                   std::string(op_name_of<N>() == "Placeholder" ? "placeholder '" : "node '") +
-                                   std::string(name_of<N>()) + "', which has shape " +
-                                   shape_string<shape_of<N>>());
+                                   (graph::is_placeholder_node<N>::value ? "placeholder '" : "node '") + what +
+                                   "', which has shape " + shape_string<shape_of<N>>());
     }
   }
 }
@@ -484,7 +499,7 @@ auto collect(Ctx& ctx, mp::mp_list<N...>, std::bool_constant<Single>) {
 
 template <class... Roots>
 template <class Fetch, class... Feeds>
-auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
+inline auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
   constexpr bool fetch_ok = node<Fetch> || detail::is_fetch_list<Fetch>::value;
   if constexpr (!fetch_ok) {
     static_assert(fetch_is_not_a_typeflow_node<Fetch>::value,
@@ -497,7 +512,8 @@ auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
     static_assert((requires { typename Feeds::node_type; } && ...),
                   "run(fetch, feeds...): pass feeds as typeflow::feed(node, value)");
     using fed = mp::mp_list<typename Feeds::node_type...>;
-    static_assert(mp::mp_is_set<fed>::value, "run(fetch, feeds...): a node is fed twice");
+    static_assert(every_node_is_fed_once<mp::mp_is_set<fed>::value>::value,
+                  "run(fetch, feeds...): a node is fed twice");
     using feed_tuple = std::tuple<const Feeds&...>;
     using ctx_t = run_context<session, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
@@ -524,12 +540,9 @@ auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
     } else {
       // Everything that can be rejected is rejected before anything runs.
       (detail::check_feed_shape(feeds), ...);
-      mp::mp_for_each<mp::mp_transform<mp::mp_identity, checked_vars>>([&](auto id) {
-        using V = typename decltype(id)::type;
-        if (!slot<V>().initialized)
-          throw failed_precondition_error("Attempting to use uninitialized value " +
-                                          std::string(V::name.view()));
-      });
+      // One branch for all the flags, the error built out of line: the common path stays
+      // short enough for the compiler to keep a training loop's values in registers.
+      if (!all_initialized(checked_vars{})) throw_uninitialized(checked_vars{});
 
       using buffers_type = typename ctx_t::buffers_type;
       const feed_tuple feed_refs(feeds...);

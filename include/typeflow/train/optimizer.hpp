@@ -154,7 +154,7 @@ void check_gradient_size(const GValue& g) {
 }
 
 template <class G, class V>
-struct is_real_gradient : std::bool_constant<!std::is_same_v<G, elementwise_node<fn::zero, V>>> {};
+struct is_real_gradient : std::bool_constant<!std::is_same_v<G, autodiff::detail::zeros_for<V>>> {};
 
 }  // namespace detail
 

@@ -548,7 +548,6 @@ class saver {
   /// temporary files that a killed save left behind.
   void recover(const std::filesystem::path& dir, const std::string& base) {
     if (recovered_dir_ && *recovered_dir_ == dir) return;
-    const bool first_time = !recovered_dir_.has_value();
     recovered_dir_ = dir;
     next_keep_time_ = now() + options_.keep_checkpoint_every_n_hours * 3600.0;
     std::vector<kept_checkpoint> found;
@@ -590,12 +589,8 @@ class saver {
     }
     for (auto& s : scanned) found.push_back(std::move(s));
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
-    if (first_time) {
-      // Keep what this saver saved already (in another directory) out of this one's list.
-      kept_ = std::move(found);
-    } else {
-      kept_ = std::move(found);
-    }
+    // A saver that moves to another directory rotates that directory's checkpoints only.
+    kept_ = std::move(found);
   }
 
   void after_save(const std::filesystem::path& dir, const std::filesystem::path& path) {
