@@ -236,8 +236,29 @@ TEST_CASE("saver: duplicate keys known at compile time do not compile; keys are 
   tf::session sess(a);
   sess.initialize_all();
   temp_dir dir;
-  const auto vars = train::list_variables(train::saver(a, train::saved_as<"copy">(a)).save(sess, dir / "m"));
-  CHECK(vars.size() == 2);
+  train::saver twice(a, train::saved_as<"copy">(a));
+  const auto path = twice.save(sess, dir / "m");
+  CHECK(train::list_variables(path).size() == 2);
+  tf::session fresh(a);
+  twice.restore(fresh, path);  // staged, not read in place twice
+  CHECK(fresh.run(a) == 0.0f);
+}
+
+TEST_CASE("saver: a failed restore into a new session leaves every variable uninitialized") {
+  auto w = w_var();
+  auto b = b_var();
+  tf::session sess(tf::group(w, b));
+  sess.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver{}.save(sess, dir / "m", 1);
+  auto bytes = ckpt_testing::read_file(path);
+  bytes[bytes.size() - 6] ^= 0x01;  // saver/b's data: saver/w (read in place first) is fine
+  ckpt_testing::write_file(path, bytes);
+  tf::session fresh(tf::group(w, b));
+  CHECK_THROWS_AS(train::saver{}.restore(fresh, path), tf::data_loss_error);
+  CHECK_FALSE(fresh.is_initialized(w));
+  CHECK_FALSE(fresh.is_initialized(b));
+  CHECK_THROWS_AS(fresh.run(w), tf::failed_precondition_error);
 }
 
 TEST_CASE("snapshot: an in-memory copy of every variable restores values and initialized flags") {
