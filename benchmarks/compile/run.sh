@@ -21,9 +21,10 @@
 #   NS, REPEAT_N, REPEAT, SKIP_MLP
 #   BUILD_DIR      generated sources, objects, logs (benchmarks/compile/build)
 #   CSV            CSV output (BUILD_DIR/results.csv)
-#   MEM_LIMIT_MB   address-space limit of a compile (16384): on a shared machine a
-#                  runaway compile fails with "out of memory" instead of waking the
-#                  OOM killer; 0 disables the limit
+#   MEM_LIMIT_MB   address-space limit of a compile (8192, 4x the budget): on a shared
+#                  machine a runaway compile fails with "out of memory" instead of waking
+#                  the kernel's OOM killer (16384 did, with other builds running on the
+#                  24 GiB machine); 0 disables the limit
 #   TIME_LIMIT_S   a compile is stopped after this many wall seconds (1800)
 #   BUDGET_S, BUDGET_MB   the budget of N = 800 (20 s, 2048 MB)
 set -u -o pipefail
@@ -39,7 +40,7 @@ REPEAT="${REPEAT:-1}"
 SKIP_MLP="${SKIP_MLP:-0}"
 BUILD_DIR="${BUILD_DIR:-$HERE/build}"
 CSV="${CSV:-$BUILD_DIR/results.csv}"
-MEM_LIMIT_MB="${MEM_LIMIT_MB:-16384}"
+MEM_LIMIT_MB="${MEM_LIMIT_MB:-8192}"
 TIME_LIMIT_S="${TIME_LIMIT_S:-1800}"
 BUDGET_S="${BUDGET_S:-20}"
 BUDGET_MB="${BUDGET_MB:-2048}"
@@ -77,6 +78,19 @@ else
   fi
 fi
 
+# If the script is interrupted, stop the compile it started (timeout runs it in a
+# process group of its own, which a Ctrl-C of this script does not reach).
+CURRENT=
+stop_current() {
+  if [[ -n "$CURRENT" ]]; then
+    local c
+    for c in $(pgrep -P "$CURRENT"); do kill -- "-$c" 2>/dev/null || kill "$c" 2>/dev/null; done
+    kill "$CURRENT" 2>/dev/null
+  fi
+  exit 130
+}
+trap stop_current INT TERM
+
 # compile NAME SRC: compiles SRC to BUILD_DIR/NAME.o under /usr/bin/time -v, limits applied.
 # Sets: C_STATUS (ok|failed|oom|timeout), C_WALL, C_USER, C_SYS, C_RSS_MB.
 compile() {
@@ -87,8 +101,11 @@ compile() {
     # shellcheck disable=SC2086
     exec /usr/bin/time -v -o "$tv" timeout -s KILL "$TIME_LIMIT_S" \
       "$CXX" $CXXFLAGS -I"$INCLUDE_DIR" -c "$src" -o "$BUILD_DIR/$name.o"
-  ) >"$log" 2>&1
+  ) >"$log" 2>&1 &
+  CURRENT=$!
+  wait "$CURRENT"
   local rc=$?
+  CURRENT=
   C_WALL=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0;
                         for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$tv")
   C_USER=$(awk -F': ' '/User time/ {printf "%.2f", $2}' "$tv")
@@ -98,7 +115,8 @@ compile() {
     C_STATUS=ok
   elif grep -qiE "out of memory|virtual memory exhausted|cannot allocate memory|std::bad_alloc" "$log"; then
     C_STATUS=oom
-  elif grep -q "Command terminated by signal 9" "$tv" || [[ $rc -eq 137 ]]; then
+  elif grep -q "Command terminated by signal 9" "$tv" || [[ $rc -eq 137 ]] ||
+       grep -q "Killed signal terminated program" "$log"; then
     if awk -v w="$C_WALL" -v l="$TIME_LIMIT_S" 'BEGIN {exit !(w + 1 >= l)}'; then
       C_STATUS=timeout
     else
