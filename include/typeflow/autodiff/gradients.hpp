@@ -65,6 +65,9 @@ struct context {
 template <class Ctx, class N>
 struct gradient_of;
 
+template <class C>
+inline constexpr bool has_gradient_rule = requires { requires bool(C::differentiable); };
+
 // Consumers of N on the path: nodes having N among their inputs.
 template <class N>
 struct consumes {
@@ -102,12 +105,13 @@ struct contribution {
                                input_gradient_q, C, K, typename gradient_of<Ctx, C>::type>;
 
   static auto pick() {
-    if constexpr (!requires { C::differentiable; } || !C::differentiable) {
+    // No gradient reaches C (a stop_gradient after it): C's rule is not needed.
+    if constexpr (is_no_gradient<typename gradient_of<Ctx, C>::type>) {
+      return mp::mp_identity<no_gradient>{};
+    } else if constexpr (!has_gradient_rule<C>) {
       static_assert(op_has_no_gradient_rule<op_name_as_fixed<C>::value>::value,
                     "typeflow::gradients(y, x...): an op on the path from x to y has no gradient "
                     "rule; stop the gradient before it with typeflow::stop_gradient");
-      return mp::mp_identity<no_gradient>{};
-    } else if constexpr (is_no_gradient<typename gradient_of<Ctx, C>::type>) {
       return mp::mp_identity<no_gradient>{};
     } else {
       using parts = mp::mp_transform<one, mp::mp_iota<mp::mp_size<inputs_of<C>>>>;

@@ -25,11 +25,22 @@ struct log_softmax_tag {
 
 /// The gradient of softmax (from its output y): y * (g - sum(g * y)) per row; of
 /// log_softmax (from its output z): g - exp(z) * sum(g) per row.
+template <class Kind, int Slot, class GG, class G, class Y>
+struct softmax_second_node;
+
 template <class Kind, class G, class Y>
 struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, G, Y> {
   static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGrad" : "SoftmaxGrad";
   template <class... N>
   using rebind = softmax_gradient_node<Kind, N...>;
+
+  // Second order (Hessian-vector products through softmax): the derivatives of this
+  // node's output with respect to g and to y, given GG for it. Softmax's Jacobian is
+  // symmetric, so with respect to g it is SoftmaxGrad again.
+  static constexpr bool differentiable = true;
+  template <std::size_t K, class GG>
+  using gradient = mp::mp_if_c<K == 0 && !Kind::log, softmax_gradient_node<Kind, GG, Y>,
+                               softmax_second_node<Kind, int(K), GG, G, Y>>;
 
   template <class Out, class VG, class VY>
   static void compute(Out& out, const VG& g, const VY& y) {
@@ -48,6 +59,47 @@ struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_k
       for (std::size_t j = 0; j < cols; ++j) dot += Kind::log ? gr[j] : gr[j] * yr[j];
       for (std::size_t j = 0; j < cols; ++j)
         orow[j] = Kind::log ? gr[j] - std::exp(yr[j]) * dot : yr[j] * (gr[j] - dot);
+    }
+  }
+};
+
+/// Per row, with sums over the last axis:
+///   softmax, slot 1 (y):      GG (g - sum(g y)) - g sum(GG y)
+///   log_softmax, slot 0 (g):  GG - sum(GG exp(z))
+///   log_softmax, slot 1 (z):  -GG exp(z) sum(g)
+template <class Kind, int Slot, class GG, class G, class Y>
+struct softmax_second_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, GG, G, Y> {
+  static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGradGrad" : "SoftmaxGradGrad";
+  template <class... N>
+  using rebind = softmax_second_node<Kind, Slot, N...>;
+
+  template <class Out, class VGG, class VG, class VY>
+  static void compute(Out& out, const VGG& gg, const VG& g, const VY& y) {
+    using T = value_type_of<Y>;
+    if constexpr (!shape_of<Y>::is_static) out.resize(y.shape());
+    const std::size_t cols = y.shape()[shape_of<Y>::rank - 1];
+    const std::size_t total = y.size();
+    for (std::size_t row = 0; cols != 0 && row < total / cols; ++row) {
+      const T* a = gg.data() + row * cols;
+      const T* b = g.data() + row * cols;
+      const T* c = y.data() + row * cols;
+      T* o = out.data() + row * cols;
+      T s1 = 0, s2 = 0;
+      for (std::size_t j = 0; j < cols; ++j) {
+        if constexpr (Kind::log) {
+          s1 += Slot == 0 ? a[j] * std::exp(c[j]) : b[j];
+        } else {
+          s1 += b[j] * c[j];
+          s2 += a[j] * c[j];
+        }
+      }
+      for (std::size_t j = 0; j < cols; ++j) {
+        if constexpr (Kind::log) {
+          o[j] = Slot == 0 ? a[j] - s1 : -a[j] * std::exp(c[j]) * s1;
+        } else {
+          o[j] = a[j] * (b[j] - s1) - b[j] * s2;
+        }
+      }
     }
   }
 };
