@@ -59,6 +59,12 @@ function(typeflow_add_test name)
   if(ARGC LESS 2)
     message(FATAL_ERROR "typeflow_add_test(${name}): give at least one source file")
   endif()
+  # A directory may set TYPEFLOW_SANITIZED_TESTS to the names of its tests that the
+  # sanitizer build runs; the others (heavy to compile, and exercising the same kernels
+  # as the ones listed) are built and run only by the main build.
+  if(TYPEFLOW_SANITIZE AND DEFINED TYPEFLOW_SANITIZED_TESTS AND NOT name IN_LIST TYPEFLOW_SANITIZED_TESTS)
+    return()
+  endif()
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE typeflow::typeflow typeflow_doctest_main)
   typeflow_configure_target(${name})
