@@ -96,8 +96,12 @@ static_assert(is_node_of<decltype(l - tf::constant<1>()), shape<>, std::int64_t>
 static_assert(is_node_of<decltype(m > tf::constant<0>()), shape<2, 3>, bool>);
 static_assert(std::is_same_v<tf::inputs_of<decltype(x * tf::constant<2>())>,
                              boost::mp11::mp_list<X, tf::literal_node<2, float>>>);
-static_assert(std::is_same_v<tf::inputs_of<decltype(tf::constant<0.5>() + i)>,
-                             boost::mp11::mp_list<tf::literal_node<0.5, std::int32_t>, I>>);
+// A literal converts to an integer operand only exactly (0.5 + i does not compile).
+static_assert(std::is_same_v<tf::inputs_of<decltype(tf::constant<2.0>() + i)>,
+                             boost::mp11::mp_list<tf::literal_node<2.0, std::int32_t>, I>>);
+static_assert(tf::literal_must_convert_exactly<2.0, std::int32_t>::value);
+static_assert(!tf::literal_must_convert_exactly<0.5, std::int32_t>::value);
+static_assert(tf::literal_must_convert_exactly<0.1, float>::value);
 // Between two literals nothing adapts; the same type is one op.
 static_assert(is_node_of<decltype(tf::constant<2>() + tf::constant<3>()), shape<>, std::int32_t>);
 static_assert(is_node_of<decltype(tf::constant<2.0>() * tf::constant<3.0>()), shape<>, double>);
