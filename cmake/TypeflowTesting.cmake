@@ -53,6 +53,14 @@ if(TYPEFLOW_BUILD_TESTS)
   target_compile_features(typeflow_doctest_main PRIVATE cxx_std_20)
   typeflow_configure_target(typeflow_doctest_main)
   add_custom_target(typeflow_unit_tests)
+
+  # One precompiled header for every unit test: parsing typeflow, xtensor, Boost and
+  # doctest is a third of a test's compile time, and there are many small tests.
+  file(WRITE "${PROJECT_BINARY_DIR}/typeflow_pch.cpp" "// the precompiled header's own TU\n")
+  add_library(typeflow_test_pch OBJECT "${PROJECT_BINARY_DIR}/typeflow_pch.cpp")
+  target_link_libraries(typeflow_test_pch PUBLIC typeflow::typeflow doctest::doctest)
+  typeflow_configure_target(typeflow_test_pch)
+  target_precompile_headers(typeflow_test_pch PRIVATE <typeflow/typeflow.hpp> <doctest/doctest.h>)
 endif()
 
 function(typeflow_add_test name)
@@ -68,6 +76,7 @@ function(typeflow_add_test name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE typeflow::typeflow typeflow_doctest_main)
   typeflow_configure_target(${name})
+  target_precompile_headers(${name} REUSE_FROM typeflow_test_pch)
   add_dependencies(typeflow_unit_tests ${name})
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
