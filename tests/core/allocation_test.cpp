@@ -3,26 +3,11 @@
 // combination and reused. Counted with a replaced global operator new.
 #include <doctest/doctest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <typeflow/typeflow.hpp>
 
-namespace {
-std::atomic<long> allocations{0};
-}
+#include "../support/allocation_counter.hpp"
 
-void* operator new(std::size_t n) {
-  ++allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+using typeflow_test::allocation_count;
 
 namespace tf = typeflow;
 
@@ -50,16 +35,16 @@ TEST_CASE("an MLP-shaped graph with an update step allocates nothing after its f
   auto step = [&] {
     return sess.run(tf::fetch(loss, accuracy_like, decay, reshaped), tf::feed(x, xv), tf::feed(labels, lv));
   };
-  const long at_start = allocations.load();
+  const long at_start = allocation_count();
   auto first = step();  // plans and allocates the buffers
-  const long before = allocations.load();
+  const long before = allocation_count();
   CHECK(before - at_start > 0);  // the counter sees the plan's allocation
   float total = 0;
   for (int i = 0; i < 100; ++i) {
     auto [l, acc, w, r] = step();
     total += l + acc[0] + w(0, 0) + r;
   }
-  CHECK(allocations.load() - before == 0);
+  CHECK(allocation_count() - before == 0);
   CHECK(std::isfinite(total));
   CHECK(std::get<0>(first) > 0.0f);
 }
@@ -74,8 +59,8 @@ TEST_CASE("a scalar graph allocates nothing after its first run") {
   tf::session sess(update);
   sess.initialize_all();
   sess.run(update, tf::feed(x, 1.0), tf::feed(y, 2.0));
-  const long before = allocations.load();
+  const long before = allocation_count();
   for (int i = 0; i < 1000; ++i) sess.run(update, tf::feed(x, double(i % 10)), tf::feed(y, 3.0 * (i % 10) + 1));
-  CHECK(allocations.load() - before == 0);
+  CHECK(allocation_count() - before == 0);
   CHECK(sess.run(m) != 0.0);
 }

@@ -1,25 +1,11 @@
 // Steady-state training steps of a static-shape model perform no heap allocation.
 #include <doctest/doctest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <typeflow/typeflow.hpp>
 
-namespace {
-std::atomic<long> allocations{0};
-}
-void* operator new(std::size_t n) {
-  ++allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "../support/allocation_counter.hpp"
+
+using typeflow_test::allocation_count;
 
 namespace tf = typeflow;
 
@@ -38,13 +24,13 @@ void check_no_allocation(Opt opt) {
   xt::xtensor_fixed<std::int32_t, xt::xshape<16>> yv;
   for (std::size_t i = 0; i < xv.size(); ++i) xv.data()[i] = static_cast<float>((i * 7) % 11) / 11.0f;
   for (std::size_t i = 0; i < yv.size(); ++i) yv(i) = static_cast<std::int32_t>(i % 3);
-  const long at_start = allocations.load();
+  const long at_start = allocation_count();
   const float first = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(y, yv)));
-  const long before = allocations.load();
+  const long before = allocation_count();
   CHECK(before > at_start);
   float last = 0;
   for (int i = 0; i < 200; ++i) last = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(y, yv)));
-  CHECK(allocations.load() == before);
+  CHECK(allocation_count() == before);
   CHECK(last < first);  // it trains
   CHECK(sess.run(step) == 201);
 }
