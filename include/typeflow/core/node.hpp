@@ -130,13 +130,26 @@ template <class L, class V>
 struct contains_impl;
 template <template <class...> class L, class... T, class V>
 struct contains_impl<L<T...>, V> {
-  static constexpr bool value = (__is_same(T, V) || ...);
+  static constexpr bool value = [] {
+    constexpr bool hits[] = {__is_same(T, V)..., false};
+    for (bool h : hits)
+      if (h) return true;
+    return false;
+  }();
 };
 template <class L, class V>
 struct count_impl;
 template <template <class...> class L, class... T, class V>
 struct count_impl<L<T...>, V> {
-  static constexpr std::size_t value = (std::size_t{__is_same(T, V)} + ... + 0);
+  // An array, not a fold expression: a fold over a long pack builds an expression tree
+  // per instantiation, and counting the consumers of every node of a large graph made
+  // g++ hold gigabytes of them.
+  static constexpr std::size_t value = [] {
+    constexpr bool hits[] = {__is_same(T, V)..., false};
+    std::size_t n = 0;
+    for (bool h : hits) n += h;
+    return n;
+  }();
 };
 }  // namespace detail
 

@@ -160,6 +160,30 @@ struct as_tuple_impl<mp::mp_list<T...>> {
   using type = std::tuple<T...>;
 };
 
+/// One value per node, found by the node's type: a flat set of bases (no recursive
+/// std::tuple, whose instantiations grow with the square of a large graph's size).
+template <class N, class T>
+struct keyed_slot {
+  T value{};
+};
+template <template <class> class ValueOf, class... N>
+struct keyed_set : keyed_slot<N, ValueOf<N>>... {
+  template <class M>
+  auto& get() noexcept {
+    return static_cast<keyed_slot<M, ValueOf<M>>&>(*this).value;
+  }
+  template <class M>
+  const auto& get() const noexcept {
+    return static_cast<const keyed_slot<M, ValueOf<M>>&>(*this).value;
+  }
+};
+template <template <class> class ValueOf, class L>
+struct keyed_set_of;
+template <template <class> class ValueOf, class... N>
+struct keyed_set_of<ValueOf, mp::mp_list<N...>> {
+  using type = keyed_set<ValueOf, N...>;
+};
+
 }  // namespace detail
 
 /// What fetching N returns: its value as a container (the scalar itself for rank 0), or
@@ -206,11 +230,11 @@ class session {
   template <class V>
   auto& slot() noexcept {
     static_assert(holds<V>, "the session does not hold this variable");
-    return std::get<mp::mp_find<variables, V>::value>(*vars_);
+    return vars_->template get<V>();
   }
   template <class V>
   const auto& slot() const noexcept {
-    return std::get<mp::mp_find<variables, V>::value>(*vars_);
+    return vars_->template get<V>();
   }
   template <class V>
   bool is_initialized(V = {}) const noexcept {
@@ -240,7 +264,7 @@ class session {
 
  private:
   using var_storage =
-      typename detail::as_tuple_impl<mp::mp_transform<detail::variable_slot, variables>>::type;
+      typename detail::keyed_set_of<detail::variable_slot, variables>::type;
 
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
@@ -299,8 +323,7 @@ struct run_context {
   template <class N>
   using is_materialized = std::bool_constant<info::template materialized<N>>;
   using materialized = mp::mp_filter<is_materialized, order>;
-  using buffers_type =
-      typename detail::as_tuple_impl<mp::mp_transform<detail::buffer_t, materialized>>::type;
+  using buffers_type = typename detail::keyed_set_of<detail::buffer_t, materialized>::type;
   /// Plans of scalars only are kept on the stack of run(), not in the session.
   static constexpr bool small_plan =
       mp::mp_all_of<mp::mp_transform<detail::buffer_t, materialized>, std::is_trivially_copyable>::value &&
@@ -312,7 +335,7 @@ struct run_context {
 
   template <class N>
   auto& buffer() noexcept {
-    return std::get<mp::mp_find<materialized, N>::value>(buffers);
+    return buffers.template get<N>();
   }
 
   /// The value of node N in this run: a reference to a buffer, feed or variable, or the
