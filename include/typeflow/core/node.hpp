@@ -124,6 +124,32 @@ constexpr std::string_view op_name_of() {
   }
 }
 
+/// Whether running N changes anything outside its own value: a variable (assign,
+/// optimizer updates, initializers) or the world (print). Effect nodes change state unless
+/// they say `static constexpr bool changes_state = false;` (check_numerics, group,
+/// control_dependencies, is_variable_initialized). A const session runs only paths
+/// without such nodes.
+template <class N>
+constexpr bool changes_state() {
+  if constexpr (N::kind != node_kind::effect) {
+    return false;
+  } else if constexpr (requires { N::changes_state; }) {
+    return N::changes_state;
+  } else {
+    return true;
+  }
+}
+
+/// A node's full name, or its op name for an anonymous op, as a template argument
+/// (diagnostics name a node by it).
+template <class N>
+constexpr auto label_of() {
+  constexpr std::string_view s = named_node<N> ? name_of<N>() : op_name_of<N>();
+  fixed_string<s.size() + 1> out{};
+  for (std::size_t i = 0; i < s.size(); ++i) out.data[i] = s[i];
+  return out;
+}
+
 /// Membership without instantiating a class per query: builtin type identity over a pack.
 namespace detail {
 template <class L, class V>

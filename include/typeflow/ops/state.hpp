@@ -140,6 +140,7 @@ template <class... In>
 struct group_node : node_facade<none_t, scalar, node_kind::effect, In...> {
   static constexpr std::string_view op_name = "group_deps";
   using output_type = none_t;
+  static constexpr bool changes_state = false;  // its inputs may; each says so itself
   template <class... N>
   using rebind = group_node<N...>;
   template <class Ctx>
@@ -158,6 +159,7 @@ template <class X, class... Deps>
 struct with_dependencies_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, Deps..., X> {
   static constexpr std::string_view op_name = "Identity";
   using forwards = X;
+  static constexpr bool changes_state = false;  // its dependencies may; each says so itself
   static constexpr bool differentiable = true;  // the gradient passes to x only
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == sizeof...(Deps), G, no_gradient>;
@@ -238,6 +240,7 @@ template <class V>
 struct is_variable_initialized_node : node_facade<bool, scalar, node_kind::effect> {
   static constexpr std::string_view op_name = "IsVariableInitialized";
   using output_type = bool;
+  static constexpr bool changes_state = false;
   using targets = mp::mp_list<V>;
   template <class Ctx>
   static void run(Ctx& ctx) {
@@ -256,6 +259,7 @@ constexpr is_variable_initialized_node<V> is_variable_initialized(V) {
 struct report_uninitialized_variables_node : node_facade<none_t, scalar, node_kind::effect> {
   static constexpr std::string_view op_name = "report_uninitialized_variables";
   using output_type = std::vector<std::string>;
+  static constexpr bool changes_state = false;
   template <class Ctx>
   static void run(Ctx& ctx) {
     ctx.template buffer<report_uninitialized_variables_node>() = ctx.session.uninitialized_names();

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <tuple>
@@ -56,6 +57,14 @@ struct variable_is_not_in_the_sessions_graph {
 template <bool Once>
 struct every_node_is_fed_once {
   static constexpr bool value = Once;
+};
+
+/// In a diagnostic: a run through a const session reaches this node, which changes a
+/// variable or the world (assign, an optimizer's update, an initializer, print); Writes
+/// names the first variable it writes, if any.
+template <fixed_string Node, fixed_string Writes>
+struct a_const_session_runs_no_node_that_changes_state {
+  static constexpr bool value = false;
 };
 
 /// In a diagnostic: this argument of run() is neither a node, fetch(...) nor feed(...).
@@ -110,6 +119,20 @@ struct check_vars_impl<Vars, mp::mp_list<U...>> {
   static constexpr bool value = (one<U>() && ...);
 };
 
+template <class N>
+constexpr auto first_write_label() {
+  if constexpr (mp::mp_empty<targets_of<N>>::value) {
+    return fixed_string<1>{};
+  } else {
+    return label_of<mp::mp_front<targets_of<N>>>();
+  }
+}
+
+struct changes_state_q {
+  template <class N>
+  using fn = std::bool_constant<changes_state<N>()>;
+};
+
 template <class F>
 struct is_fetch_list : std::false_type {};
 template <class... N>
@@ -146,6 +169,72 @@ inline std::size_t next_plan_id() {
 }
 template <class Plan>
 inline const std::size_t plan_id = next_plan_id();
+
+/// The buffers of the plans run through a const session: one set per run in flight. A run
+/// takes a set from its plan's pool (making one the first time) and gives it back, so
+/// concurrent runs never share buffers and a steady state allocates nothing.
+class plan_pools {
+ public:
+  plan_pools() = default;
+  plan_pools(const plan_pools&) = delete;
+  plan_pools& operator=(const plan_pools&) = delete;
+  ~plan_pools() {
+    for (auto& pool : pools_)
+      for (void* p : pool.all) pool.destroy(p);
+  }
+
+  /// A set of buffers of type Buffers for the plan `id`, given back when the lease ends.
+  template <class Buffers>
+  class lease {
+   public:
+    lease(plan_pools& pools, std::size_t id) : pools_(pools), id_(id), p_(pools.take<Buffers>(id)) {}
+    lease(const lease&) = delete;
+    lease& operator=(const lease&) = delete;
+    ~lease() { pools_.give_back(id_, p_); }
+    Buffers& get() const noexcept { return *p_; }
+
+   private:
+    plan_pools& pools_;
+    std::size_t id_;
+    Buffers* p_;
+  };
+
+ private:
+  struct pool {
+    std::vector<void*> all;
+    std::vector<void*> free;  // capacity kept at all.size(): giving back never allocates
+    void (*destroy)(void*) = nullptr;
+  };
+
+  template <class Buffers>
+  Buffers* take(std::size_t id) {
+    {
+      std::lock_guard lock(mutex_);
+      if (id < pools_.size() && !pools_[id].free.empty()) {
+        void* p = pools_[id].free.back();
+        pools_[id].free.pop_back();
+        return static_cast<Buffers*>(p);
+      }
+    }
+    std::lock_guard lock(mutex_);
+    if (id >= pools_.size()) pools_.resize(id + 1);
+    auto& pool = pools_[id];
+    pool.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
+    pool.all.reserve(pool.all.size() + 1);
+    pool.free.reserve(pool.all.size() + 1);
+    // Room is made first: once the buffers exist, nothing can throw before they are held.
+    auto* made = new Buffers();
+    pool.all.push_back(made);
+    return made;
+  }
+  void give_back(std::size_t id, void* p) noexcept {
+    std::lock_guard lock(mutex_);
+    pools_[id].free.push_back(p);
+  }
+
+  std::mutex mutex_;
+  std::vector<pool> pools_;
+};
 
 template <class V>
 struct variable_slot {
@@ -206,7 +295,8 @@ class session {
   using named_nodes = mp::mp_filter<graph::is_named, graph_nodes>;
   static_assert(detail::check_names_impl<named_nodes>::value);
 
-  explicit session(Roots...) : vars_(std::make_unique<var_storage>()) {}
+  explicit session(Roots...)
+      : vars_(std::make_unique<var_storage>()), const_plans_(std::make_unique<detail::plan_pools>()) {}
 
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -215,7 +305,16 @@ class session {
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple.
   template <class Fetch, class... Feeds>
-  auto run(Fetch, const Feeds&... feeds);
+  auto run(Fetch f, const Feeds&... feeds) {
+    return run_impl(*this, f, feeds...);
+  }
+  /// A run through a const session: only paths that change nothing (no assign, optimizer
+  /// update, initializer or print; anything else does not compile). Safe to call from many
+  /// threads at once: each run in flight has its own buffers, variables are only read.
+  template <class Fetch, class... Feeds>
+  auto run(Fetch f, const Feeds&... feeds) const {
+    return run_impl(*this, f, feeds...);
+  }
 
   /// Where typeflow::print writes (std::cerr by default, as tf.Print).
   void set_print_stream(std::ostream& os) noexcept { print_stream_ = &os; }
@@ -269,6 +368,9 @@ class session {
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
 
+  template <class Self, class Fetch, class... Feeds>
+  static auto run_impl(Self& self, Fetch, const Feeds&... feeds);
+
   struct plan_holder {
     void* p = nullptr;
     void (*destroy)(void*) = nullptr;
@@ -308,6 +410,7 @@ class session {
 
   std::unique_ptr<var_storage> vars_;
   std::vector<plan_holder> plans_;
+  std::unique_ptr<detail::plan_pools> const_plans_;  // the buffers of runs through a const session
   std::ostream* print_stream_ = &std::cerr;
 };
 
@@ -521,8 +624,8 @@ auto collect(Ctx& ctx, mp::mp_list<N...>, std::bool_constant<Single>) {
 }  // namespace detail
 
 template <class... Roots>
-template <class Fetch, class... Feeds>
-inline auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
+template <class Self, class Fetch, class... Feeds>
+inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds) {
   constexpr bool fetch_ok = node<Fetch> || detail::is_fetch_list<Fetch>::value;
   if constexpr (!fetch_ok) {
     static_assert(fetch_is_not_a_typeflow_node<Fetch>::value,
@@ -538,7 +641,7 @@ inline auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
     static_assert(every_node_is_fed_once<mp::mp_is_set<fed>::value>::value,
                   "run(fetch, feeds...): a node is fed twice");
     using feed_tuple = std::tuple<const Feeds&...>;
-    using ctx_t = run_context<session, fetches, fed, feed_tuple>;
+    using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
 
     using unfed = mp::mp_copy_if_q<mp::mp_filter<graph::is_placeholder_node, order>,
@@ -553,7 +656,21 @@ inline auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
     using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
     constexpr bool vars_ok =
         detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
-    if constexpr (!fed_ok || !vars_ok) {
+    constexpr bool const_ok = [] {
+      if constexpr (std::is_const_v<Self>) {
+        using changing = mp::mp_copy_if_q<mp::mp_copy_if_q<order, graph::not_in<fed>>, detail::changes_state_q>;
+        if constexpr (!mp::mp_empty<changing>::value) {
+          using culprit = mp::mp_front<changing>;
+          static_assert(a_const_session_runs_no_node_that_changes_state<label_of<culprit>(),
+                                                                         detail::first_write_label<culprit>()>::value,
+                        "a const session runs only paths that change nothing: run this fetch through a "
+                        "non-const session");
+          return false;
+        }
+      }
+      return true;
+    }();
+    if constexpr (!fed_ok || !vars_ok || !const_ok) {
       // After the error above, a value of the right type, so that no second error follows.
       if constexpr (std::is_same_v<Fetch, mp::mp_front<fetches>>) {
         return fetch_result_t<Fetch>{};
@@ -565,19 +682,24 @@ inline auto session<Roots...>::run(Fetch, const Feeds&... feeds) {
       (detail::check_feed_shape(feeds), ...);
       // One branch for all the flags, the error built out of line: the common path stays
       // short enough for the compiler to keep a training loop's values in registers.
-      if (!all_initialized(checked_vars{})) throw_uninitialized(checked_vars{});
+      if (!self.all_initialized(checked_vars{})) self.throw_uninitialized(checked_vars{});
 
       using buffers_type = typename ctx_t::buffers_type;
       const feed_tuple feed_refs(feeds...);
       if constexpr (ctx_t::small_plan) {
         // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
         buffers_type bufs{};
-        ctx_t ctx{*this, feed_refs, bufs};
+        ctx_t ctx{self, feed_refs, bufs};
+        detail::run_steps(ctx, order{});
+        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+      } else if constexpr (std::is_const_v<Self>) {
+        const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
+        ctx_t ctx{self, feed_refs, lease.get()};
         detail::run_steps(ctx, order{});
         return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
       } else {
-        auto& bufs = buffers_for<buffers_type>(detail::plan_id<ctx_t>);
-        ctx_t ctx{*this, feed_refs, bufs};
+        auto& bufs = self.template buffers_for<buffers_type>(detail::plan_id<ctx_t>);
+        ctx_t ctx{self, feed_refs, bufs};
         detail::run_steps(ctx, order{});
         return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
       }
