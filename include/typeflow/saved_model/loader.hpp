@@ -1,0 +1,175 @@
+// typeflow/saved_model/loader.hpp — tf.saved_model.loader.load.
+//
+// `load(sess, {"serve"}, dir, signatures...)` restores a saved model's variables into a
+// session whose graph the export holds, and returns a loaded_model: the meta graph's
+// description, its assets, and a servable that runs the signatures by name. Before any
+// variable changes it checks, and reports precisely what differs:
+//   - the description file (format, newer major version refused, every field);
+//   - a meta graph with exactly these tags;
+//   - the session's graph: every node of it (by structural fingerprint, signature.hpp) is a
+//     node of the meta graph's graph; the first that is not is named, with the export's
+//     node of that name when there is one;
+//   - each signature the loading program declares: present, and the same (keys, nodes);
+//   - the variables: each of the session's is in the export with its dtype and shape;
+//   - the assets the meta graph lists are present.
+// The restore itself is the saver's, all or nothing.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "typeflow/core/errors.hpp"
+#include "typeflow/saved_model/description.hpp"
+#include "typeflow/saved_model/servable.hpp"
+#include "typeflow/saved_model/signature.hpp"
+#include "typeflow/train/saver.hpp"
+
+namespace typeflow::saved_model {
+
+/// Whether `dir` holds a saved model (tf.saved_model.contains_saved_model).
+inline bool contains_saved_model(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / saved_model_filename, ec);
+}
+
+/// Reads and checks dir/saved_model.json (NotFound when absent, DataLoss when malformed).
+inline saved_model_description read_description(const std::filesystem::path& dir) {
+  const auto file = dir / saved_model_filename;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw not_found_error("SavedModel file does not exist at: " + file.string());
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec) throw not_found_error("SavedModel file " + file.string() + " cannot be read: " + ec.message());
+  if (size > max_description_bytes)
+    throw data_loss_error("SavedModel file " + file.string() + " is " + std::to_string(size) + " bytes, more than the " +
+                          std::to_string(max_description_bytes) + " a description may have");
+  std::ifstream in(file, std::ios::binary);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  if (!in.read(text.data(), static_cast<std::streamsize>(size)))
+    throw data_loss_error("SavedModel file " + file.string() + " ended early");
+  return parse_description(text, file.string());
+}
+
+/// A loaded meta graph: its description, where its assets are, and a servable over the
+/// session the variables were restored into.
+template <class Session, class... Sigs>
+class loaded_model : public servable<Session, Sigs...> {
+ public:
+  loaded_model(const Session& sess, meta_graph_description meta, std::filesystem::path dir, Sigs... sigs)
+      : servable<Session, Sigs...>(sess, sigs...), meta_(std::move(meta)), dir_(std::move(dir)) {}
+
+  /// The meta graph's description (tags, signatures as exported, nodes, fingerprint).
+  const meta_graph_description& meta_graph() const noexcept { return meta_; }
+  const std::filesystem::path& export_dir() const noexcept { return dir_; }
+  /// Paths of the meta graph's assets in the export directory.
+  std::vector<std::filesystem::path> asset_paths() const {
+    std::vector<std::filesystem::path> out;
+    for (const auto& a : meta_.assets) out.push_back(dir_ / "assets" / a);
+    return out;
+  }
+
+ private:
+  meta_graph_description meta_;
+  std::filesystem::path dir_;
+};
+
+namespace detail {
+
+inline const meta_graph_description& find_meta_graph(const saved_model_description& d,
+                                                     const std::vector<std::string>& tags,
+                                                     const std::filesystem::path& dir) {
+  const std::set<std::string> wanted(tags.begin(), tags.end());
+  std::string available;
+  for (const auto& m : d.meta_graphs) {
+    if (std::set<std::string>(m.tags.begin(), m.tags.end()) == wanted) return m;
+    available += (available.empty() ? "" : ", ") + m.tags_string();
+  }
+  meta_graph_description asked;
+  asked.tags = tags;
+  throw not_found_error("MetaGraphDef associated with tags " + asked.tags_string() +
+                        " could not be found in SavedModel " + dir.string() + "; available tag-sets: " +
+                        (available.empty() ? "(none)" : available));
+}
+
+inline void check_graph(const std::vector<graph_node_description>& ours, const meta_graph_description& m) {
+  const std::set<std::string> theirs = [&] {
+    std::set<std::string> s;
+    for (const auto& n : m.nodes) s.insert(n.fingerprint);
+    return s;
+  }();
+  // In topological order, the first node not in the export is where the graphs part.
+  for (const auto& n : ours) {
+    if (theirs.count(n.fingerprint)) continue;
+    std::string msg = "The session's graph differs from the SavedModel's meta graph " + m.tags_string() + ": node " +
+                      node_line(n.node) + " is not in it";
+    for (const auto& t : m.nodes)
+      if (t.node.name == n.node.name) msg += "; the SavedModel's node of that name is " + node_line(t.node);
+    throw invalid_argument_error(msg);
+  }
+}
+
+inline std::string spec_list(const std::vector<tensor_spec>& specs) {
+  std::string s;
+  for (const auto& t : specs) s += (s.empty() ? "" : ", ") + t.key + " (" + t.name + ", " + t.description() + ")";
+  return s.empty() ? "(none)" : s;
+}
+
+inline void check_signature(const signature_description& ours, const meta_graph_description& m) {
+  const auto* theirs = m.find_signature(ours.name);
+  if (!theirs) {
+    std::string names;
+    for (const auto& s : m.signatures) names += (names.empty() ? "" : ", ") + s.name;
+    throw not_found_error("Signature '" + ours.name + "' not found in the SavedModel's meta graph " + m.tags_string() +
+                          "; its signatures are: " + (names.empty() ? "(none)" : names));
+  }
+  if (theirs->fingerprint == ours.fingerprint) return;
+  throw invalid_argument_error("Signature '" + ours.name + "' differs from the SavedModel's: here inputs " +
+                               spec_list(ours.inputs) + ", outputs " + spec_list(ours.outputs) +
+                               "; in the SavedModel inputs " + spec_list(theirs->inputs) + ", outputs " +
+                               spec_list(theirs->outputs));
+}
+
+}  // namespace detail
+
+/// tf.saved_model.loader.load: restores the variables of the meta graph tagged `tags` in
+/// `export_dir` into `sess`, after checking everything listed at the top of this header;
+/// on any error nothing in `sess` changes. The signatures declared here are checked
+/// against the export's and can be run through the returned model.
+template <class Session, class... Sigs>
+loaded_model<Session, Sigs...> load(Session& sess, const std::vector<std::string>& tags,
+                                    const std::filesystem::path& export_dir, Sigs... sigs) {
+  const auto description = read_description(export_dir);
+  const auto& meta = detail::find_meta_graph(description, tags, export_dir);
+
+  const auto ours = describe_graph_nodes<typename Session::graph_nodes>();
+  detail::check_graph(ours, meta);
+  (detail::check_signature(describe_signature<Sigs>(ours), meta), ...);
+
+  const auto variables = export_dir / variables_filename;
+  const auto in_file = train::list_variables(variables);  // DataLoss / NotFound naming the file
+  if (in_file != description.variables)
+    throw data_loss_error("SavedModel " + export_dir.string() + ": the variables file and saved_model.json list "
+                          "different variables");
+  const auto diff = train::diff_manifests(train::manifest_of(sess), in_file);
+  if (!diff.missing.empty() || !diff.shape_mismatches.empty() || !diff.dtype_mismatches.empty()) {
+    std::string what;
+    for (const auto& m : diff.missing) what += "; missing " + m;
+    for (const auto& s : diff.shape_mismatches) what += "; shape of " + s;
+    for (const auto& d : diff.dtype_mismatches) what += "; dtype of " + d;
+    throw invalid_argument_error("The session's variables differ from the SavedModel's " + export_dir.string() + what);
+  }
+  for (const auto& a : meta.assets) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(export_dir / "assets" / a, ec))
+      throw not_found_error("Asset " + a + " of the SavedModel " + export_dir.string() + " is missing");
+  }
+
+  train::saver<>{}.restore(sess, variables);
+  return loaded_model<Session, Sigs...>(sess, meta, export_dir, sigs...);
+}
+
+}  // namespace typeflow::saved_model
