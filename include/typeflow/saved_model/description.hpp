@@ -271,6 +271,8 @@ inline saved_model_description parse_description(std::string_view text, const st
       n.node.name = r.string(nodes[k], "name", nf, true);
       n.node.op = r.string(nodes[k], "op", nf);
       n.node.dtype = r.string(nodes[k], "dtype", nf);
+      if (!n.node.dtype.empty() && !io::detail::dtype_from_name(n.node.dtype))
+        r.fail(nf + ".dtype", "names no dtype ('" + n.node.dtype + "')");
       n.node.shape = r.string(nodes[k], "shape", nf);
       n.node.inputs = r.strings(nodes[k], "inputs", nf, true);
       n.node.writes = r.strings(nodes[k], "writes", nf, true);

@@ -15,6 +15,7 @@
 // The restore itself is the saver's, all or nothing.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -101,15 +102,29 @@ inline void check_graph(const std::vector<graph_node_description>& ours, const m
     for (const auto& n : m.nodes) s.insert(n.fingerprint);
     return s;
   }();
-  // In topological order, the first node not in the export is where the graphs part.
+  // In topological order, the first node not in the export is where the graphs part; an
+  // anonymous constant says little on its own, so its first new consumer is named with it.
+  std::vector<std::string> new_constants;
   for (const auto& n : ours) {
     if (theirs.count(n.fingerprint)) continue;
+    if (n.node.op == "Const" && n.node.inputs.empty()) {
+      new_constants.push_back(n.node.name);
+      continue;
+    }
     std::string msg = "The session's graph differs from the SavedModel's meta graph " + m.tags_string() + ": node " +
                       node_line(n.node) + " is not in it";
+    std::string constants;
+    for (const auto& in : n.node.inputs)
+      if (std::find(new_constants.begin(), new_constants.end(), in) != new_constants.end())
+        constants += (constants.empty() ? "" : ", ") + in;
+    if (!constants.empty()) msg += " (nor its input " + constants + ")";
     for (const auto& t : m.nodes)
       if (t.node.name == n.node.name) msg += "; the SavedModel's node of that name is " + node_line(t.node);
     throw invalid_argument_error(msg);
   }
+  if (!new_constants.empty())
+    throw invalid_argument_error("The session's graph differs from the SavedModel's meta graph " + m.tags_string() +
+                                 ": constant " + new_constants.front() + " is not in it");
 }
 
 inline std::string spec_list(const std::vector<tensor_spec>& specs) {

@@ -63,7 +63,7 @@ template <class N>
 const xt::xarray<value_type_of<N>>& checked_value(const tensor& t, const std::string& what) {
   using T = value_type_of<N>;
   if (t.dtype() != dtype_of<T>)
-    throw invalid_argument_error("Cannot feed a " + std::string(dtype_name(t.dtype())) + " value to " + what +
+    throw invalid_argument_error("Cannot feed a value of dtype " + std::string(dtype_name(t.dtype())) + " to " + what +
                                  ", which has dtype " + std::string(dtype_name_of<T>));
   const auto& a = t.template as<T>();
   if (!shape_matches<shape_of<N>>(a.shape()))
@@ -228,6 +228,7 @@ class servable {
                                      shape_string<shape_of<Q>>());
       return it->second;
     };
+    (void)value_of;  // a path without placeholders feeds nothing
     return detail::to_tensor(sess.run(
         N{}, feed(P{}, detail::checked_value<P>(value_of(mp::mp_identity<P>{}), "placeholder '" + std::string(P::name.view()) + "'"))...));
   }
