@@ -2,9 +2,14 @@
 #
 #   typeflow_configure_target(<target>)
 #       standard C++ without GNU extensions, warnings as errors (GCC/Clang), and the
-#       sanitizers when TYPEFLOW_SANITIZE is ON.
+#       sanitizers when TYPEFLOW_SANITIZE is ON (ThreadSanitizer when TYPEFLOW_SANITIZE_THREAD is).
 #   typeflow_add_test(<name> <source>...)
 #       a doctest executable <name> sharing one compiled main; ctest test <name>, label "unit".
+#   typeflow_add_thread_test(<name> <source>...)
+#       a unit test whose code runs from several threads at once: typeflow_add_test, plus
+#       the label "threads", and a place in the target typeflow_thread_tests. The
+#       ThreadSanitizer build (TYPEFLOW_SANITIZE_THREAD) builds that target and runs
+#       `ctest -L threads`: every test is defined there, only these are built and run.
 #   typeflow_add_compile_fail_test(<name> <source> <regex>)
 #       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
 #       <regex>; ctest test compile_fail.<name>, label "compile-fail".
@@ -21,11 +26,18 @@ set(TYPEFLOW_WARNING_FLAGS
 # GCC and Clang spellings (TYPEFLOW_SANITIZE is for those compilers).
 set(TYPEFLOW_SANITIZER_FLAGS
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+if(TYPEFLOW_SANITIZE_THREAD)
+  if(TYPEFLOW_SANITIZE)
+    message(FATAL_ERROR "TYPEFLOW_SANITIZE and TYPEFLOW_SANITIZE_THREAD cannot be combined: "
+                        "ThreadSanitizer does not run with AddressSanitizer; use two build trees")
+  endif()
+  set(TYPEFLOW_SANITIZER_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
+endif()
 
 function(typeflow_configure_target target)
   set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
   target_compile_options(${target} PRIVATE ${TYPEFLOW_WARNING_FLAGS})
-  if(TYPEFLOW_SANITIZE)
+  if(TYPEFLOW_SANITIZE OR TYPEFLOW_SANITIZE_THREAD)
     target_compile_options(${target} PRIVATE ${TYPEFLOW_SANITIZER_FLAGS})
     get_target_property(type ${target} TYPE)
     if(NOT type STREQUAL "OBJECT_LIBRARY")
@@ -35,10 +47,16 @@ function(typeflow_configure_target target)
 endfunction()
 
 # Environment for running sanitized programs: a report stops the test with a stack trace.
+# Under ThreadSanitizer, OpenBLAS computes in the calling thread: it is not instrumented,
+# and its worker threads hand buffers over by synchronization the tool cannot see (false
+# reports), while the accesses that matter are typeflow's, in the callers' threads.
 function(typeflow_set_test_environment test)
   if(TYPEFLOW_SANITIZE)
     set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
       "ASAN_OPTIONS=detect_leaks=1" "UBSAN_OPTIONS=print_stacktrace=1")
+  elseif(TYPEFLOW_SANITIZE_THREAD)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+      "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1" "OPENBLAS_NUM_THREADS=1")
   endif()
 endfunction()
 
@@ -53,6 +71,7 @@ if(TYPEFLOW_BUILD_TESTS)
   target_compile_features(typeflow_doctest_main PRIVATE cxx_std_20)
   typeflow_configure_target(typeflow_doctest_main)
   add_custom_target(typeflow_unit_tests)
+  add_custom_target(typeflow_thread_tests)
 
   # One precompiled header for every unit test: parsing typeflow, xtensor, Boost and
   # doctest is a third of a test's compile time, and there are many small tests.
@@ -81,6 +100,12 @@ function(typeflow_add_test name)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
   typeflow_set_test_environment(${name})
+endfunction()
+
+function(typeflow_add_thread_test name)
+  typeflow_add_test(${name} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;threads")
+  add_dependencies(typeflow_thread_tests ${name})
 endfunction()
 
 # --- compile-fail tests ----------------------------------------------------------------

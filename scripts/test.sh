@@ -2,7 +2,9 @@
 # The whole test suite, as CI runs it (.ci/run):
 #   1. build/      -O2 build of everything (unit, compile-fail, header, consumer, docs and
 #                  example tests); every test must pass;
-#   2. build-asan/ the unit tests again under AddressSanitizer and UBSan.
+#   2. build-asan/ the unit tests again under AddressSanitizer and UBSan;
+#   3. build-tsan/ the thread tests (label "threads") under ThreadSanitizer;
+#   4. build-fuzz/ the checkpoint loader under libFuzzer (clang), for a bounded time.
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TYPEFLOW_ROOT"
@@ -21,6 +23,17 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 cmake --build build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
+
+echo "=== build-tsan/: thread tests under ThreadSanitizer"
+# Tests that run a session or a servable from many threads at once (typeflow_add_thread_test);
+# a data race stops the test (TSAN_OPTIONS=halt_on_error=1). OpenBLAS, which is not
+# instrumented, runs in the calling threads (OPENBLAS_NUM_THREADS=1). Both are set in the
+# tests' environment by cmake/TypeflowTesting.cmake, so that ctest alone runs them so too.
+cmake -S . -B build-tsan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
+  -DTYPEFLOW_SANITIZE_THREAD=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF \
+  -DTYPEFLOW_BUILD_TOOLS=OFF
+cmake --build build-tsan -j "$TYPEFLOW_JOBS" --target typeflow_thread_tests
+ctest --test-dir build-tsan -L threads --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 # --- checkpoint loader fuzzing (tests/fuzz/) ------------------------------------------------
 echo "=== build-fuzz/: the checkpoint loader under libFuzzer, ASan and UBSan, for a bounded time"
