@@ -87,7 +87,8 @@ int main() {
     // What the reference says of tags and assets.
     sm::builder builder(dir / "refused");
     EXPECT(error_of([&] { builder.add_meta_graph_and_variables(sess, {""}); }) ==
-           "InvalidArgument: Bad tag '': an empty tensor name");
+           "InvalidArgument: Bad tag '': a tag is a non-empty string of at most 1024 bytes without control "
+           "characters");
     builder.add_meta_graph_and_variables(sess, {"serve"}, sm::signature_map(serving), {dir / "vocab.txt"});
     EXPECT(error_of([&] { builder.add_meta_graph({"serve"}); }) ==
            "AlreadyExists: A meta graph with tags {serve} has been added already");

@@ -2,6 +2,7 @@
 // fed by tensor name; every name, dtype and shape checked, with an error naming it.
 #include <doctest/doctest.h>
 
+#include "../core/counting.hpp"
 #include "serving_testing.hpp"
 
 using namespace serving_testing;
@@ -128,4 +129,23 @@ TEST_CASE("a tensor holds one dtype and says so") {
   CHECK(s.as<std::int64_t>()() == 7);
   const tf::tensor lazy = xt::xarray<double>{1.0, 2.0} * 2.0;  // an expression is evaluated into the tensor
   CHECK(lazy.as<double>() == xt::xarray<double>{2.0, 4.0});
+}
+
+TEST_CASE("a signature run evaluates each node once; several by-name fetches, each path on its own") {
+  using typeflow_test::counted;
+  using typeflow_test::evaluations;
+  auto shared = counted<41>(tf::matmul(x, w));
+  auto first = tf::relu(shared);
+  auto second = tf::tanh(shared);
+  auto sig = sm::signature<"both">(sm::inputs<"features">(x), sm::outputs<"first", "second">(first, second));
+  tf::session sess(first, second);
+  sess.initialize_all();
+  const sm::servable model(sess, sig);
+
+  evaluations<41> = 0;
+  (void)model.run("both", {{"features", features()}});
+  CHECK(evaluations<41> == 1);  // one run: the shared node once
+  evaluations<41> = 0;
+  (void)model.run_by_name({"Relu:0", "Tanh:0"}, {{"sv_x:0", features()}});
+  CHECK(evaluations<41> == 2);  // two fetches by name: two runs
 }

@@ -227,3 +227,27 @@ TEST_CASE("a failed load names what differs and changes nothing") {
                          tf::not_found_error);
   }
 }
+
+TEST_CASE("variables that differ from the session's, in a consistent export, are named") {
+  // Reachable only by editing an export (the graph check sees a changed variable first):
+  // the variables file and the description both say sv_b has shape [3].
+  temp_dir tmp;
+  tf::session sess(probs, classes);
+  sess.initialize_all();
+  const auto dir = sm::simple_save(sess, tmp.path / "export", sm::inputs<"features">(x), sm::outputs<"probs">(probs));
+  auto b3 = tf::variable<"sv_b", float, tf::shape<3>>(tf::init::constant(0.25));
+  tf::session other(tf::matmul(x, w), b3);
+  other.initialize_all();
+  tf::train::saver<>{}.save(other, dir / "variables/variables");
+  edit_file(dir / "saved_model.json", "\"shape\": [2]", "\"shape\": [3]", true);
+
+  tf::session serve(probs, classes);
+  serve.initialize_all();
+  const auto before = serve.run(b);
+  CHECK_THROWS_WITH_AS(sm::load(serve, {"serve"}, dir),
+                       ("InvalidArgument: The session's variables differ from the SavedModel's " + dir.string() +
+                        "; shape of sv_b: expected [2], checkpoint [3]")
+                           .c_str(),
+                       tf::invalid_argument_error);
+  CHECK(serve.run(b) == before);
+}

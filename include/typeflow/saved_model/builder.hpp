@@ -181,7 +181,9 @@ class builder {
 
   void check_tags(const std::vector<std::string>& tags) const {
     for (const auto& t : tags)
-      if (auto p = io::detail::name_problem(t); !p.empty()) throw invalid_argument_error("Bad tag '" + t + "': " + p);
+      if (!io::detail::name_problem(t).empty())
+        throw invalid_argument_error("Bad tag '" + t + "': a tag is a non-empty string of at most " +
+                                     std::to_string(io::max_name_length) + " bytes without control characters");
     const std::set<std::string> wanted(tags.begin(), tags.end());
     for (const auto& m : description_.meta_graphs)
       if (std::set<std::string>(m.tags.begin(), m.tags.end()) == wanted)

@@ -100,6 +100,16 @@ constexpr bool has_value() {
   return element_type<value_type_of<N>>;
 }
 
+template <fixed_string Key, class N>
+constexpr bool output_has_value() {
+  if constexpr (!has_value<N>()) {
+    static_assert(signature_output_has_no_value<Key>::value,
+                  "saved_model::outputs<...>(nodes...): every output must be a node with a value "
+                  "(not group or an initializer)");
+  }
+  return has_value<N>();
+}
+
 template <fixed_string... Keys, class... N>
 constexpr auto make_map(N...) {
   static_assert(sizeof...(Keys) == sizeof...(N),
@@ -124,9 +134,7 @@ constexpr auto inputs(N... n) {
 /// `outputs<"scores">(probs)`: what a run of the signature fetches.
 template <fixed_string... Keys, node... N>
 constexpr auto outputs(N... n) {
-  static_assert((detail::has_value<N>() && ...),
-                "saved_model::outputs<...>(nodes...): every output must be a node with a value "
-                "(not group or an initializer)");
+  if constexpr (sizeof...(Keys) == sizeof...(N)) (void)(detail::output_has_value<Keys, N>() && ...);
   return detail::make_map<Keys...>(n...);
 }
 
