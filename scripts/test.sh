@@ -4,7 +4,8 @@
 #                  example tests); every test must pass;
 #   2. build-asan/ the unit tests again under AddressSanitizer and UBSan;
 #   3. build-tsan/ the thread tests (label "threads") under ThreadSanitizer;
-#   4. build-fuzz/ the checkpoint loader under libFuzzer (clang), for a bounded time.
+#   4. build-fuzz/ the checkpoint loader and the saved model description reader under
+#                  libFuzzer (clang), each for a bounded time.
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TYPEFLOW_ROOT"
@@ -35,7 +36,7 @@ cmake -S . -B build-tsan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug "-DCM
 cmake --build build-tsan -j "$TYPEFLOW_JOBS" --target typeflow_thread_tests
 ctest --test-dir build-tsan -L threads --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
-# --- checkpoint loader fuzzing (tests/fuzz/) ------------------------------------------------
+# --- fuzzing (tests/fuzz/) ----------------------------------------------------------------------
 echo "=== build-fuzz/: the checkpoint loader under libFuzzer, ASan and UBSan, for a bounded time"
 # clang's libFuzzer starts from the committed corpus (valid and malformed checkpoints) and runs
 # for TYPEFLOW_FUZZ_SECONDS (60); a crash, a sanitizer report, a leak, an allocation over
@@ -52,6 +53,20 @@ if ! UBSAN_OPTIONS="suppressions=$TYPEFLOW_ROOT/tests/fuzz/ubsan.supp:halt_on_er
   exit 1
 fi
 tail -n 7 build-fuzz/fuzz.log
-# --- end of checkpoint loader fuzzing ----------------------------------------------------------
+
+echo "=== build-fuzz/: the saved model description reader under libFuzzer, for a bounded time"
+# The same rules, on saved_model.json (corpus: tests/fuzz/corpus_saved_model/), for
+# TYPEFLOW_FUZZ_DESCRIPTION_SECONDS (30).
+rm -rf build-fuzz/corpus-saved-model-new && mkdir -p build-fuzz/corpus-saved-model-new
+if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+  build-fuzz/saved_model_description_fuzz build-fuzz/corpus-saved-model-new tests/fuzz/corpus_saved_model \
+  -max_total_time="${TYPEFLOW_FUZZ_DESCRIPTION_SECONDS:-30}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz-saved-model.log 2>&1; then
+  tail -n 80 build-fuzz/fuzz-saved-model.log
+  echo "saved model description fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
+  exit 1
+fi
+tail -n 7 build-fuzz/fuzz-saved-model.log
+# --- end of fuzzing ---------------------------------------------------------------------------
 
 echo "=== all tests passed"
