@@ -356,6 +356,29 @@ TEST_CASE("saver: a write into the checkpoint during a mapped restore is detecte
   CHECK_FALSE(sess.is_initialized(b));
 }
 
+TEST_CASE("saver: deleting or renaming the checkpoint during a mapped restore (rotation) does not disturb it") {
+  auto w = w_var();
+  auto b = b_var();
+  tf::session sess(tf::group(w, b));
+  sess.initialize_all();
+  const auto w0 = sess.run(w);
+  temp_dir dir;
+  train::saver saver{};
+  for (bool rename : {false, true}) {
+    CAPTURE(rename);
+    hooked_path = saver.save(sess, dir / "m", 1);
+    sess.slot<decltype(w)>().value.fill(0);
+    if (rename) {
+      after_verify_hook hook([] { std::filesystem::rename(hooked_path, hooked_path + ".old"); });
+      saver.restore(sess, hooked_path);
+    } else {
+      after_verify_hook hook([] { std::filesystem::remove(hooked_path); });
+      saver.restore(sess, hooked_path);
+    }
+    CHECK(sess.run(w) == w0);
+  }
+}
+
 TEST_CASE("saver: truncating the checkpoint during a mapped restore raises SIGBUS (the documented risk of map_file)") {
   auto w = w_var();
   tf::session sess(w);

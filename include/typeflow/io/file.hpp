@@ -310,17 +310,18 @@ class mapped_file {
   const unsigned char* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
 
-  /// Whether the file's size, modification or status-change time differ from when it was
-  /// mapped (or fstat fails): true after a write(2) into it (or a truncation, or a chmod),
-  /// as precisely as the file system's timestamps (Linux 6.13 and later give a write after
-  /// an fstat a distinct time). A write through another process's writable mapping updates
-  /// the times only when that process first dirties a page, and may go unnoticed.
+  /// Whether the file's size or modification time differ from when it was mapped (or fstat
+  /// fails): true after a write(2) into it or a truncation, as precisely as the file
+  /// system's timestamps (Linux 6.13 and later give a write after an fstat a distinct
+  /// time), and after a `touch`. Not the status-change time: renaming or deleting the file
+  /// (checkpoint rotation) changes that, and harms no mapping. A write through another
+  /// process's writable mapping updates the time only when that process first dirties a
+  /// page, and may go unnoticed.
   bool changed_since_mapped() const noexcept {
     struct ::stat now {};
     if (::fstat(fd_, &now) != 0) return true;
     return now.st_size != stat_.st_size || now.st_mtim.tv_sec != stat_.st_mtim.tv_sec ||
-           now.st_mtim.tv_nsec != stat_.st_mtim.tv_nsec || now.st_ctim.tv_sec != stat_.st_ctim.tv_sec ||
-           now.st_ctim.tv_nsec != stat_.st_ctim.tv_nsec;
+           now.st_mtim.tv_nsec != stat_.st_mtim.tv_nsec;
   }
 
  private:

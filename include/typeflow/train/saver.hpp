@@ -16,7 +16,12 @@
 //
 // restore() is all-or-nothing: it checks every key, dtype and shape, reads and verifies
 // every tensor it needs, and only then writes the session's variables; any failure leaves
-// the session unchanged and lists every problem.
+// the session unchanged and lists every problem. Over initialized variables it maps the
+// file, verifies the tensors where they lie and copies them once (saver_options::map_file;
+// a file that cannot be mapped is read into a staging buffer). With a mapping, another
+// process truncating the file during the restore raises SIGBUS, and one writing into it is
+// noticed by the file's times: the restore then fails with DataLoss and its variables are
+// left uninitialized (docs/reference/checkpoints.md, "Restoring over initialized variables").
 #pragma once
 
 #include <sys/mman.h>
@@ -106,7 +111,8 @@ struct saver_options {
   /// Restore over initialized variables through a read-only mapping of the checkpoint
   /// (verified where it lies, then copied once) rather than read(2) into a staging buffer.
   /// A process that truncates the file during such a restore kills this one with SIGBUS;
-  /// false reads instead. See docs/reference/checkpoints.md, "Restoring".
+  /// false reads instead. See docs/reference/checkpoints.md, "Restoring over initialized
+  /// variables".
   bool map_file = true;
 };
 
