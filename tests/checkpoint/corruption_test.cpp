@@ -23,6 +23,16 @@ std::string load_error(const std::string& bytes) {
   return {};
 }
 
+/// Verifies `bytes` in place (a mapped restore), expecting a typeflow error; returns its message.
+std::string in_place_error(const std::string& bytes) {
+  try {
+    ckpt_testing::load_in_place(bytes);
+  } catch (const typeflow::error& e) {
+    return e.what();
+  }
+  return {};
+}
+
 }  // namespace
 
 TEST_CASE("corruption: a binary checkpoint truncated at every byte offset fails with DataLoss") {
@@ -32,6 +42,7 @@ TEST_CASE("corruption: a binary checkpoint truncated at every byte offset fails 
     CAPTURE(cut);
     const std::string truncated = bytes.substr(0, cut);
     CHECK_THROWS_AS(load(truncated), typeflow::data_loss_error);
+    CHECK_THROWS_AS(ckpt_testing::load_in_place(truncated), typeflow::data_loss_error);
     // The header alone (list_variables) fails too: the data section is checked against it.
     CHECK_THROWS_AS(io::checkpoint_reader(truncated.data(), truncated.size()), typeflow::data_loss_error);
   }
@@ -65,6 +76,8 @@ TEST_CASE("corruption: every flipped bit of a binary checkpoint is DataLoss nami
         FAIL("a flipped bit passed the preamble checksum: " << e.what());
       }
       REQUIRE_MESSAGE(!what.empty(), "a flipped bit was not detected");
+      // Verifying in place (a mapped restore) detects it too, with the same message.
+      CHECK(in_place_error(b) == what);
       if (i < header_end) {
         CHECK((what.find("header") != std::string::npos || what.find("bad magic") != std::string::npos ||
                what.find("endianness") != std::string::npos || what.find("data section") != std::string::npos));

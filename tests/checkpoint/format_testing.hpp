@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,17 @@ inline std::string small_checkpoint(io::archive_format format = io::archive_form
 inline io::loaded_checkpoint load(const std::string& bytes) {
   io::checkpoint_reader r(bytes.data(), bytes.size(), "mem");
   return io::load_all(r);
+}
+
+/// Verifies every tensor of an in-memory binary checkpoint where it lies (as a mapped
+/// restore does) and returns copies of their bytes (throws what the reader throws).
+inline std::vector<std::vector<unsigned char>> load_in_place(const std::string& bytes) {
+  io::checkpoint_reader r(bytes.data(), bytes.size(), "mem");
+  if (!r.can_verify_in_place()) throw std::logic_error("not a binary checkpoint");
+  const auto where = r.verify_in_place([](const io::tensor_info&, std::size_t) { return true; });
+  std::vector<std::vector<unsigned char>> out;
+  for (const auto& t : where) out.emplace_back(t.data, t.data + t.bytes);
+  return out;
 }
 
 }  // namespace ckpt_testing

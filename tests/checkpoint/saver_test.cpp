@@ -1,6 +1,16 @@
 // train::saver: save and restore, renaming, subsets, and every way a restore can fail,
 // which must leave the session unchanged.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
 
 #include <typeflow/ops/state.hpp>
 #include <typeflow/ops/variable.hpp>
@@ -259,6 +269,144 @@ TEST_CASE("saver: a failed restore into a new session leaves every variable unin
   CHECK_FALSE(fresh.is_initialized(w));
   CHECK_FALSE(fresh.is_initialized(b));
   CHECK_THROWS_AS(fresh.run(w), tf::failed_precondition_error);
+}
+
+TEST_CASE("saver: restoring over initialized variables, mapped (map_file) or read, is all or nothing and bit-exact") {
+  auto w = w_var();
+  auto b = b_var();
+  auto n = n_var();
+  for (bool map_file : {true, false}) {
+    CAPTURE(map_file);
+    tf::session sess(tf::group(w, b, n));
+    sess.initialize_all();
+    // NaN payloads, signs, infinities and -0 come back bit for bit.
+    const std::uint32_t bits[6] = {0x7fc00001u, 0xffc00000u, 0x7f800001u, 0xff800000u, 0x80000000u, 0x3f800000u};
+    std::memcpy(sess.slot<decltype(w)>().value.data(), bits, sizeof bits);
+    temp_dir dir;
+    train::saver saver({.map_file = map_file});
+    const auto path = saver.save(sess, dir / "m", 1);
+    sess.slot<decltype(w)>().value.fill(0);
+    sess.slot<decltype(b)>().value.fill(0);
+    saver.restore(sess, path);
+    CHECK(std::memcmp(sess.slot<decltype(w)>().value.data(), bits, sizeof bits) == 0);
+    CHECK(sess.run(b) == xt::xtensor_fixed<double, xt::xshape<3>>{0.5, 0.5, 0.5});
+
+    // A mixed session: w initialized, b and n not. A corrupt last tensor changes nothing.
+    auto bytes = ckpt_testing::read_file(path);
+    auto corrupt = bytes;
+    corrupt[corrupt.size() - 6] ^= 0x04;  // inside the last tensor's data (saver/n)
+    ckpt_testing::write_file(path, corrupt);
+    sess.slot<decltype(w)>().value.fill(-1);
+    sess.slot<decltype(b)>().initialized = false;
+    sess.slot<decltype(n)>().initialized = false;
+    CHECK_THROWS_WITH_AS(saver.restore(sess, path), doctest::Contains("Checksum does not match for tensor saver/n"),
+                         tf::data_loss_error);
+    CHECK(sess.run(w) == xt::xtensor_fixed<float, xt::xshape<2, 3>>{{-1, -1, -1}, {-1, -1, -1}});
+    CHECK_FALSE(sess.is_initialized(b));
+    CHECK_FALSE(sess.is_initialized(n));
+
+    // Truncated anywhere in the data, or one byte longer: DataLoss, nothing changes.
+    for (std::size_t cut : {bytes.size() - 1, bytes.size() - 20, bytes.size() / 2}) {
+      ckpt_testing::write_file(path, bytes.substr(0, cut));
+      CHECK_THROWS_AS(saver.restore(sess, path), tf::data_loss_error);
+    }
+    ckpt_testing::write_file(path, bytes + "x");
+    CHECK_THROWS_AS(saver.restore(sess, path), tf::data_loss_error);
+    ckpt_testing::write_file(path, "");
+    CHECK_THROWS_AS(saver.restore(sess, path), tf::data_loss_error);
+    CHECK(sess.run(w) == xt::xtensor_fixed<float, xt::xshape<2, 3>>{{-1, -1, -1}, {-1, -1, -1}});
+    CHECK_FALSE(sess.is_initialized(b));
+
+    // A missing file is NotFound either way.
+    CHECK_THROWS_AS(saver.restore(sess, dir / "missing"), tf::not_found_error);
+  }
+}
+
+namespace {
+struct after_verify_hook {
+  explicit after_verify_hook(void (*f)()) { train::detail::after_verify_for_tests = f; }
+  ~after_verify_hook() { train::detail::after_verify_for_tests = nullptr; }
+};
+std::string hooked_path;
+}  // namespace
+
+TEST_CASE("saver: a write into the checkpoint during a mapped restore is detected; the variables become uninitialized") {
+  auto w = w_var();
+  auto b = b_var();
+  tf::session sess(tf::group(w, b));
+  sess.initialize_all();
+  temp_dir dir;
+  train::saver saver{};
+  hooked_path = saver.save(sess, dir / "m", 1);
+  // An old modification time, so that the write below changes it whatever the clock's grain.
+  const timespec old_times[2] = {{1000000000, 0}, {1000000000, 0}};
+  REQUIRE(::utimensat(AT_FDCWD, hooked_path.c_str(), old_times, 0) == 0);
+  after_verify_hook hook([] {
+    // After verification, before the copy: another process writes into the file in place.
+    const int fd = ::open(hooked_path.c_str(), O_WRONLY);
+    REQUIRE(fd >= 0);
+    const char byte = 0x55;
+    REQUIRE(::pwrite(fd, &byte, 1, static_cast<off_t>(std::filesystem::file_size(hooked_path) - 6)) == 1);
+    ::close(fd);
+  });
+  CHECK_THROWS_WITH_AS(saver.restore(sess, hooked_path),
+                       doctest::Contains("changed while it was being restored (another process wrote into it)"),
+                       tf::data_loss_error);
+  CHECK_FALSE(sess.is_initialized(w));
+  CHECK_FALSE(sess.is_initialized(b));
+}
+
+TEST_CASE("saver: deleting or renaming the checkpoint during a mapped restore (rotation) does not disturb it") {
+  auto w = w_var();
+  auto b = b_var();
+  tf::session sess(tf::group(w, b));
+  sess.initialize_all();
+  const auto w0 = sess.run(w);
+  temp_dir dir;
+  train::saver saver{};
+  for (bool rename : {false, true}) {
+    CAPTURE(rename);
+    hooked_path = saver.save(sess, dir / "m", 1);
+    sess.slot<decltype(w)>().value.fill(0);
+    if (rename) {
+      after_verify_hook hook([] { std::filesystem::rename(hooked_path, hooked_path + ".old"); });
+      saver.restore(sess, hooked_path);
+    } else {
+      after_verify_hook hook([] { std::filesystem::remove(hooked_path); });
+      saver.restore(sess, hooked_path);
+    }
+    CHECK(sess.run(w) == w0);
+  }
+}
+
+TEST_CASE("saver: truncating the checkpoint during a mapped restore raises SIGBUS (the documented risk of map_file)") {
+  auto w = w_var();
+  tf::session sess(w);
+  sess.initialize_all();
+  temp_dir dir;
+  hooked_path = train::saver{}.save(sess, dir / "m", 1);
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::signal(SIGBUS, SIG_DFL);  // no test framework or sanitizer report: the plain signal
+    train::detail::after_verify_for_tests = [] { (void)::truncate(hooked_path.c_str(), 0); };
+    try {
+      train::saver{}.restore(sess, hooked_path);
+      ::_exit(0);
+    } catch (...) {
+      ::_exit(3);
+    }
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGBUS);
+
+  // With map_file = false the file is read: the truncated file is DataLoss, nothing changes.
+  const auto w0 = sess.run(w);
+  CHECK_THROWS_AS(train::saver({.map_file = false}).restore(sess, hooked_path), tf::data_loss_error);
+  CHECK(sess.run(w) == w0);
 }
 
 TEST_CASE("snapshot: an in-memory copy of every variable restores values and initialized flags") {

@@ -437,6 +437,8 @@ class checkpoint_reader {
   /// Reads a checkpoint held in memory; the bytes must outlive the reader.
   checkpoint_reader(const void* data, std::size_t size, std::string name = "<memory>") : path_(std::move(name)) {
     memory_ = std::make_unique<memory_input_buffer>(data, size);
+    memory_data_ = static_cast<const unsigned char*>(data);
+    memory_size_ = size;
     init(*memory_, size);
   }
 
@@ -463,6 +465,61 @@ class checkpoint_reader {
     } catch (const cereal::Exception& e) {
       detail::throw_corrupt(path_, std::string("unexpected end of data (") + e.what() + ")");
     }
+  }
+
+  /// Whether verify_in_place can be used: a binary checkpoint held in memory (or a
+  /// mapping) on a little-endian machine, whose tensors have not been read.
+  bool can_verify_in_place() const noexcept {
+    return memory_data_ != nullptr && header_.format == archive_format::portable_binary && detail::little_endian_host &&
+           !data_read_;
+  }
+
+  /// Where one tensor's data lies in the reader's memory, checked against its CRC32C.
+  struct tensor_in_place {
+    const unsigned char* data = nullptr;  // nullptr: not selected
+    std::uint64_t bytes = 0;
+    std::uint32_t crc32c = 0;  // the stored CRC32C, which the bytes matched
+  };
+
+  /// Checks, without copying, the data of every tensor for which `select(info, index)` is
+  /// true, where it lies in memory: its byte count, its CRC32C (DataLoss naming it on
+  /// mismatch) and, for bool tensors, that it holds only 0 and 1; the whole data section is
+  /// walked (bounded by the bytes left, as read_tensors does). Returns, in header order,
+  /// where each selected tensor's bytes are (little-endian elements, which are native
+  /// here). Needs can_verify_in_place(); counts as reading the tensors (once).
+  template <class Select>
+  std::vector<tensor_in_place> verify_in_place(Select&& select) {
+    if (!can_verify_in_place())
+      throw failed_precondition_error("The tensors of checkpoint " + path_ + " cannot be verified in place");
+    data_read_ = true;
+    std::vector<tensor_in_place> out(header_.tensors.size());
+    auto le = [&](std::size_t width, const char* what) {
+      take(width, what);
+      const unsigned char* p = memory_data_ + (memory_size_ - remaining_ - width);
+      std::uint64_t v = 0;
+      for (std::size_t b = 0; b < width; ++b) v |= std::uint64_t{p[b]} << (8 * b);
+      return v;
+    };
+    for (std::size_t i = 0; i < header_.tensors.size(); ++i) {
+      const auto& t = header_.tensors[i];
+      const auto bytes = le(8, "tensor size");
+      if (bytes != t.num_bytes())
+        detail::throw_corrupt(path_, "tensor " + t.name + " has " + std::to_string(bytes) + " bytes of data, its shape " +
+                                         t.shape_string() + " and dtype " + std::string(dtype_name(t.dtype)) +
+                                         " need " + std::to_string(t.num_bytes()));
+      take(bytes, "tensor data");
+      const unsigned char* data = memory_data_ + (memory_size_ - remaining_ - bytes);
+      const auto stored = static_cast<std::uint32_t>(le(4, "tensor checksum"));
+      if (!select(static_cast<const tensor_info&>(t), i)) continue;
+      const auto crc = crc32c(data, static_cast<std::size_t>(bytes));
+      if (stored != crc)
+        throw data_loss_error("Checksum does not match for tensor " + t.name + " in checkpoint " + path_ +
+                              ": stored " + std::to_string(stored) + ", computed " + std::to_string(crc));
+      check_bools(t, data);
+      out[i] = {data, bytes, stored};
+    }
+    if (remaining_ != 0) detail::throw_corrupt(path_, std::to_string(remaining_) + " bytes after the last tensor");
+    return out;
   }
 
  private:
@@ -846,6 +903,8 @@ class checkpoint_reader {
   checkpoint_header header_;
   std::unique_ptr<std::filebuf> file_;
   std::unique_ptr<memory_input_buffer> memory_;
+  const unsigned char* memory_data_ = nullptr;
+  std::size_t memory_size_ = 0;
   std::streambuf* sb_ = nullptr;
   std::unique_ptr<std::istream> stream_;
   std::unique_ptr<cereal::PortableBinaryInputArchive> binary_;

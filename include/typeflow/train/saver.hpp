@@ -16,7 +16,12 @@
 //
 // restore() is all-or-nothing: it checks every key, dtype and shape, reads and verifies
 // every tensor it needs, and only then writes the session's variables; any failure leaves
-// the session unchanged and lists every problem.
+// the session unchanged and lists every problem. Over initialized variables it maps the
+// file, verifies the tensors where they lie and copies them once (saver_options::map_file;
+// a file that cannot be mapped is read into a staging buffer). With a mapping, another
+// process truncating the file during the restore raises SIGBUS, and one writing into it is
+// noticed by the file's times: the restore then fails with DataLoss and its variables are
+// left uninitialized (docs/reference/checkpoints.md, "Restoring over initialized variables").
 #pragma once
 
 #include <sys/mman.h>
@@ -103,6 +108,12 @@ struct saver_options {
   std::string latest_filename = "checkpoint";
   /// Seconds since the epoch; the system clock when empty (tests pass their own).
   std::function<double()> clock{};
+  /// Restore over initialized variables through a read-only mapping of the checkpoint
+  /// (verified where it lies, then copied once) rather than read(2) into a staging buffer.
+  /// A process that truncates the file during such a restore kills this one with SIGBUS;
+  /// false reads instead. See docs/reference/checkpoints.md, "Restoring over initialized
+  /// variables".
+  bool map_file = true;
 };
 
 /// What differs between the variables a saver (or a session) expects and a checkpoint:
@@ -274,6 +285,10 @@ inline std::unique_ptr<unsigned char[], free_deleter> staging_arena(std::size_t 
   return std::unique_ptr<unsigned char[], free_deleter>(p);
 }
 
+/// Tests only: called by a mapped restore between verifying the checkpoint and copying it
+/// into the variables, to change the file in that moment.
+inline void (*after_verify_for_tests)() = nullptr;
+
 inline double system_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -412,7 +427,25 @@ class saver {
     using entries = saver_entries_t<Entries, Session>;
     if constexpr (detail::check_held<Session, entries>::value) {
       constexpr std::size_t n = mp::mp_size<entries>::value;
-      io::checkpoint_reader reader(path);
+      // An initialized variable's current value must survive a failure, so its new value
+      // cannot be read into it before every tensor is verified; so is a variable under two
+      // keys (its tensors are copied in the saver's order).
+      bool any_staged = false;
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, entries>>([&](auto id) {
+        using V = typename decltype(id)::type::variable;
+        any_staged = any_staged || sess.template slot<V>().initialized || in_place_twice<V>(sess);
+      });
+      // Then the checkpoint is mapped, verified where it lies and copied once (when the file
+      // can be mapped), or read into a staging buffer.
+      std::optional<io::mapped_file> mapping;
+      if (any_staged && options_.map_file) mapping = io::mapped_file::map(path);
+      std::optional<io::checkpoint_reader> opened;
+      if (mapping) {
+        opened.emplace(mapping->data(), mapping->size(), path.string());
+      } else {
+        opened.emplace(path);
+      }
+      io::checkpoint_reader& reader = *opened;
       const auto& header = reader.header();
 
       // 1. Every key, dtype and shape, before reading any data.
@@ -452,6 +485,13 @@ class saver {
       }
       if (!mismatches.empty()) throw invalid_argument_error(join(mismatches, "\n"));
 
+      std::vector<std::size_t> entry_of(header.tensors.size(), n);
+      for (std::size_t e = 0; e < n; ++e) entry_of[tensor_index[e]] = e;
+      if (reader.can_verify_in_place()) {
+        restore_mapped<entries>(sess, *mapping, reader, tensor_index, entry_of);
+        return;
+      }
+
       // 2. Read and verify the data. An initialized variable's new value is staged (its
       // current value must survive a failure); an uninitialized variable is read in place:
       // it stays uninitialized until every tensor is verified, so a failure changes nothing
@@ -474,8 +514,6 @@ class saver {
       const auto arena = detail::staging_arena(staged_bytes);
       for (std::size_t e = 0; e < n; ++e)
         if (!dest[e]) dest[e] = arena.get() + offset[e];
-      std::vector<std::size_t> entry_of(header.tensors.size(), n);
-      for (std::size_t e = 0; e < n; ++e) entry_of[tensor_index[e]] = e;
       reader.read_tensors([&](const io::tensor_info&, std::size_t index) -> void* {
         const auto e = entry_of[index];
         return e == n ? nullptr : dest[e];
@@ -526,6 +564,42 @@ class saver {
   }
 
   double now() const { return options_.clock ? options_.clock() : detail::system_seconds(); }
+
+  // restore(), steps 2 and 3 over a mapped checkpoint: every tensor needed is verified where
+  // it lies, then copied into its variable. If the file's times say that another process
+  // wrote into it meanwhile, the variables may hold bytes nobody verified: they are marked
+  // uninitialized rather than left holding them.
+  template <class EntryList, class Session, std::size_t N>
+  static void restore_mapped(Session& sess, const io::mapped_file& mapping, io::checkpoint_reader& reader,
+                             const std::array<std::size_t, N>& tensor_index, const std::vector<std::size_t>& entry_of) {
+    const auto where = reader.verify_in_place(
+        [&](const io::tensor_info&, std::size_t index) { return entry_of[index] != N; });
+    if (detail::after_verify_for_tests) detail::after_verify_for_tests();
+
+    // 3. Commit: nothing below can fail, unless the file changed since it was mapped.
+    std::size_t i = 0;
+    mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto id) {
+      using V = typename decltype(id)::type::variable;
+      const auto& from = where[tensor_index[i++]];
+      void* storage = static_cast<void*>(detail::storage_data(sess.template slot<V>().value));
+      std::memcpy(storage, from.data, static_cast<std::size_t>(detail::variable_meta<V>::bytes));
+    });
+    if (mapping.changed_since_mapped()) {
+      std::vector<std::string> names;
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto id) {
+        using V = typename decltype(id)::type::variable;
+        sess.template slot<V>().initialized = false;
+        if (std::find(names.begin(), names.end(), V::name.view()) == names.end()) names.emplace_back(V::name.view());
+      });
+      throw data_loss_error("Checkpoint " + reader.path() +
+                            " changed while it was being restored (another process wrote into it). The variables "
+                            "being restored (" +
+                            join(names) + ") may hold bytes that were not verified and are now uninitialized");
+    }
+    mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto id) {
+      sess.template slot<typename decltype(id)::type::variable>().initialized = true;
+    });
+  }
 
   // Whether V appears under more than one key of this saver (it is then staged, so that
   // the tensors are copied in the saver's order).
