@@ -92,6 +92,32 @@ TEST_CASE("format: NaN and Inf round-trip bit-exactly, NaN payloads and signs in
   }
 }
 
+TEST_CASE("format: a JSON checkpoint round-trips the extremes of double; numbers beyond them are DataLoss") {
+  const double extremes[] = {std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
+                             std::numeric_limits<double>::min(), std::numeric_limits<double>::max(),
+                             -std::numeric_limits<double>::max(), 4.9406564584124654e-320, 1.7976931348623155e308};
+  const std::uint64_t shape[] = {7};
+  const io::tensor_data_view tensors[] = {{"d", typeflow::dtype::float64, shape, extremes}};
+  std::ostringstream out;
+  io::write_checkpoint(out, io::archive_format::json, {}, tensors);
+  const auto c = load(out.str());
+  REQUIRE(c.data[0].size() == sizeof extremes);
+  CHECK(std::memcmp(c.data[0].data(), extremes, sizeof extremes) == 0);
+
+  // rapidjson 1.1.0 overflows a signed int on 1.0000000031710770e-340 (found by the fuzz
+  // target) and asserts on some values past 1e308: the text is refused before it parses.
+  const auto text = small_checkpoint(io::archive_format::json);
+  for (const char* number : {"1.0000000031710770e-340", "1e-400", "1.5e311", "123e309"}) {
+    auto edited = text;
+    const auto at = edited.find("0.125");
+    REQUIRE(at != std::string::npos);
+    edited.replace(at, 5, number);
+    CAPTURE(number);
+    CHECK_THROWS_WITH_AS(load(edited), doctest::Contains("a JSON number out of the range of double"),
+                         typeflow::data_loss_error);
+  }
+}
+
 TEST_CASE("format: empty checkpoints, scalars, zero-sized and rank-32 tensors") {
   for (auto format : {io::archive_format::portable_binary, io::archive_format::json}) {
     std::ostringstream empty;

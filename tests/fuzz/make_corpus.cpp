@@ -89,6 +89,9 @@ int main(int argc, char** argv) {
   std::string zero_exp = json;
   zero_exp.replace(zero_exp.find("0.125"), 5, "0.0e-30");  // rapidjson 1.1.0's strtod: clz(0)
   write("json_zero_exponent", zero_exp);
+  std::string tiny = json;
+  tiny.replace(tiny.find("0.125"), 5, "1.0000000031710770e-340");  // rapidjson 1.1.0: signed overflow
+  write("json_exponent_underflow", tiny);
   write("deep_json", "{\"magic\": " + std::string(64, '[') + "1" + std::string(64, ']') + "}");
   write("not_a_checkpoint", "hello, world");
   std::cout << "wrote the corpus to " << dir << "\n";

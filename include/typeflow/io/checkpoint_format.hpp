@@ -720,8 +720,9 @@ class checkpoint_reader {
         --depth;
       } else if (c == '-' || (c >= '0' && c <= '9')) {
         std::size_t j = i;
-        bool nonzero = false, exponent = false;
-        std::size_t decimals = 0;
+        bool nonzero = false, exponent = false, exponent_negative = false;
+        std::size_t decimals = 0, integer_digits = 0;
+        long exponent_value = 0;
         bool after_point = false;
         while (j < s.size()) {
           const char d = s[j];
@@ -729,18 +730,32 @@ class checkpoint_reader {
             if (!exponent) {
               nonzero = nonzero || d != '0';
               if (after_point) ++decimals;
+              else ++integer_digits;
+            } else if (exponent_value < 100000) {
+              exponent_value = exponent_value * 10 + (d - '0');
             }
           } else if (d == '.') {
             after_point = true;
           } else if (d == 'e' || d == 'E') {
             exponent = true;
-          } else if (!(d == '-' || d == '+')) {
+          } else if (d == '-' || d == '+') {
+            if (exponent) exponent_negative = d == '-';
+          } else {
             break;
           }
           ++j;
         }
         if (j - i > 64) detail::throw_corrupt(path, "a JSON number of more than 64 characters");
         if (!nonzero && (exponent || decimals > 20)) detail::throw_corrupt(path, "a malformed JSON number (zero with an exponent)");
+        // The decimal exponent of the last digit and of the first, bounded by what a double
+        // can hold: rapidjson 1.1.0's strtod indexes its table of powers of ten out of range
+        // (signed overflow) below 10^-348, as in 1.0000000031710770e-340, and asserts on some
+        // values past 10^308. typeflow writes at most 17 significant digits of a double.
+        if (exponent) {
+          const long e = exponent_negative ? -exponent_value : exponent_value;
+          if (e - static_cast<long>(decimals) < -340 || e + static_cast<long>(integer_digits) > 310)
+            detail::throw_corrupt(path, "a JSON number out of the range of double");
+        }
         i = j - 1;
       }
     }
