@@ -47,8 +47,10 @@ struct node_facade : node_base {
 
 /// A typeflow graph node. An error here means the argument is not a node:
 /// build nodes with typeflow::placeholder, variable, constant or an op.
+// (Builtins, not std::is_base_of_v / is_empty_v: a variable template per node would be a
+// symbol named after the node's type; see graph/traverse.hpp.)
 template <class N>
-concept node = std::is_base_of_v<node_base, N> && std::is_empty_v<N> && requires {
+concept node = __is_base_of(node_base, N) && __is_empty(N) && requires {
   typename N::value_type;
   typename N::shape_type;
   typename N::inputs;

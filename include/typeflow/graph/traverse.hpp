@@ -2,13 +2,21 @@
 //
 // One depth-first traversal threads a visited list through mp_fold; the visited list
 // *is* the topological order (post-order: inputs before the node, left to right).
-// Membership is a builtin fold over the list, so no class is instantiated per query.
-// This is the algorithm DESIGN.md measured as linear in practice; do not replace it
-// by per-node set unions.
+// Membership is the builtin __is_base_of against a class deriving from one tag per
+// visited node. This is the algorithm DESIGN.md measured as linear in practice; do not
+// replace it by per-node set unions.
+//
+// Everything path_info knows of a path is computed once for the whole path, in arrays
+// indexed by a node's position in the order (one constexpr evaluation), not by a query
+// per node over lists of the path's length: at N = 800 nodes such queries cost more
+// than everything else the compiler does.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
@@ -19,16 +27,37 @@ namespace typeflow::graph {
 
 namespace detail {
 
+// Membership in a short list (fetches, feeds): a class per query, no lambda.
+//
+// Compile-time values about one node are carried by types (std::integral_constant), not
+// by static data members or variable templates: each of those is a symbol the compiler
+// names (mangles) after the node's type, which spells the node's whole graph; at N = 800
+// nodes the names cost more than everything else.
+template <class L, class V>
+struct in_short_list;
+template <class... T, class V>
+struct in_short_list<mp::mp_list<T...>, V> : std::bool_constant<(__is_same(T, V) || ... || false)> {};
+
 // Edges followed by the traversal of the session's graph (names, variables).
 template <class Cut, class N>
 using all_edges = graph_edges_of<N>;
 
 // Edges followed by a run: inputs only, stopping at fed nodes.
 template <class Cut, class N>
-using path_edges = mp::mp_if_c<contains_v<Cut, N>, mp::mp_list<>, inputs_of<N>>;
+using path_edges = mp::mp_if_c<in_short_list<Cut, N>::value, mp::mp_list<>, inputs_of<N>>;
+
+// The visited set as a class: one base per visited node. Asking whether N is in it is
+// one builtin query, done in the compiler's own code; an array of __is_same over the
+// list, evaluated by the constant evaluator, took twice as long at N = 800.
+template <class N>
+struct visited_tag {};
+template <class L>
+struct visited_set;
+template <class... N>
+struct visited_set<mp::mp_list<N...>> : visited_tag<N>... {};
 
 template <template <class, class> class Edges, class Cut, class Visited, class N,
-          bool Seen = contains_v<Visited, N>>
+          bool Seen = __is_base_of(visited_tag<N>, visited_set<Visited>)>
 struct visit_impl {
   using type = Visited;
 };
@@ -82,7 +111,7 @@ using is_named = std::bool_constant<named_node<N>>;
 
 namespace detail {
 template <class Fed, class N>
-using cut_inputs = mp::mp_if_c<contains_v<Fed, N>, mp::mp_list<>, inputs_of<N>>;
+using cut_inputs = mp::mp_if_c<in_short_list<Fed, N>::value, mp::mp_list<>, inputs_of<N>>;
 }  // namespace detail
 
 namespace detail {
@@ -120,6 +149,123 @@ constexpr bool is_suffix_of() {
 }
 }  // namespace detail
 
+namespace detail {
+// A node's position in a list, by overload resolution: the list becomes one class
+// deriving from at_index<N, I> for each of its nodes, each declaring a function of a
+// key<N>* parameter, and a lookup is one call in unevaluated context (no function is
+// generated). Not by deducing I from a base at_index<N, I>: g++ 12 then unifies N with
+// every node of the list structurally, exponential in the depth of a shared DAG.
+template <class N>
+struct key {};
+inline constexpr std::size_t npos = static_cast<std::size_t>(-1);
+template <class N, std::size_t I>
+struct at_index {
+  static std::integral_constant<std::size_t, I> index_in(key<N>*);
+  static mp::mp_identity<N> node_in(std::integral_constant<std::size_t, I>*);
+};
+struct not_indexed {
+  static std::integral_constant<std::size_t, npos> index_in(const void*);  // not in the list
+};
+template <class L, class S = std::make_index_sequence<mp::mp_size<L>::value>>
+struct index_map;
+template <class... N, std::size_t... I>
+struct index_map<mp::mp_list<N...>, std::index_sequence<I...>> : at_index<N, I>..., not_indexed {
+  using at_index<N, I>::index_in...;
+  using not_indexed::index_in;
+  using at_index<N, I>::node_in...;
+};
+
+template <class Map, class N>
+inline constexpr std::size_t index_of_v = decltype(Map::index_in(static_cast<key<N>*>(nullptr)))::value;
+template <class Map, std::size_t I>
+using node_at =
+    typename decltype(Map::node_in(static_cast<std::integral_constant<std::size_t, I>*>(nullptr)))::type;
+
+// Per node of a path, in the order's positions: fusible, and the root of its fused tree.
+template <std::size_t Size>
+struct path_entries {
+  // Plain arrays: the constant evaluator calls no operator[] (std::array's costs a call
+  // per access, and memory per call).
+  bool fusible[Size + 1]{};
+  std::size_t root[Size + 1]{};
+};
+
+template <class Fetches, class Fed, class Order>
+struct path_table;
+template <class Fetches, class Fed, class... N>
+struct path_table<Fetches, Fed, mp::mp_list<N...>> {
+  using map = index_map<mp::mp_list<N...>>;
+  static constexpr std::size_t size = sizeof...(N);
+  // A class, so that the compiler memoizes the lookup (an alias would redo the overload
+  // resolution over every node at each use).
+  template <class M>
+  struct index_c : decltype(map::index_in(static_cast<key<M>*>(nullptr))) {};
+
+  // The positions of the inputs of each node, all in one list of integral constants.
+  template <class M>
+  using input_positions = mp::mp_transform<index_c, cut_inputs<Fed, M>>;
+  using edges = mp::mp_append<mp::mp_list<>, input_positions<N>...>;
+
+  template <class E>
+  struct entries_of;
+  template <class... E>
+  struct entries_of<mp::mp_list<E...>> {
+    static constexpr path_entries<size> value = [] {
+      path_entries<size> t{};
+      constexpr std::size_t edge[] = {E::value..., 0};
+      constexpr std::size_t in_count[] = {mp::mp_size<cut_inputs<Fed, N>>::value..., 0};
+      constexpr bool ew[] = {(N::kind == node_kind::elementwise)..., false};
+      constexpr bool fed[] = {in_short_list<Fed, N>::value..., false};
+      constexpr bool fetched[] = {in_short_list<Fetches, N>::value..., false};
+      std::size_t uses[size + 1]{}, uses_by_other[size + 1]{}, consumer[size + 1]{};
+      for (std::size_t i = 0, e0 = 0; i < size; e0 += in_count[i], ++i) {
+        for (std::size_t e = e0; e < e0 + in_count[i]; ++e) {
+          const std::size_t j = edge[e];
+          if (++uses[j] == 1) consumer[j] = i;
+          if (!ew[i]) ++uses_by_other[j];
+        }
+      }
+      // Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
+      for (std::size_t i = 0; i < size; ++i)
+        t.fusible[i] = !fed[i] && ew[i] && uses[i] == 1 && uses_by_other[i] == 0 && !fetched[i];
+      // A consumer comes after its inputs in the order: roots from the end.
+      for (std::size_t i = size; i-- > 0;) t.root[i] = t.fusible[i] ? t.root[consumer[i]] : i;
+      return t;
+    }();
+  };
+  static constexpr const path_entries<size>& entries = entries_of<edges>::value;
+};
+
+// The row size of a flat loop over operands of shapes S... with output shape Out, or 0
+// when some operand is neither Out's shape, a trailing part of it, nor one element.
+template <class Out, class L>
+struct flat_row_of;
+template <class Out, class... S>
+struct flat_row_of<Out, mp::mp_list<S...>> {
+  template <class Sh>
+  static constexpr void one(std::size_t& row, bool& ok) {
+    constexpr std::size_t total = static_size<Out>();
+    constexpr std::size_t n = static_size<Sh>();
+    if constexpr (!Sh::is_static) {
+      ok = false;
+    } else if constexpr (n != 1 && n != total) {
+      if (!is_suffix_of<Sh, Out>()) ok = false;
+      if (row != total && row != n) ok = false;
+      row = n;
+    } else if constexpr (n == total && Sh::rank > 0) {
+      if (!is_suffix_of<Sh, Out>()) ok = false;
+    }
+  }
+  static constexpr std::size_t compute() {
+    std::size_t row = static_size<Out>();
+    bool ok = true;
+    (one<S>(row, ok), ...);
+    return ok ? row : 0;
+  }
+  using type = std::integral_constant<std::size_t, compute()>;
+};
+}  // namespace detail
+
 /// What the session needs to know of a path to plan it.
 ///
 /// Fusion: an elementwise op whose value only one elementwise consumer needs is fusible;
@@ -131,75 +277,55 @@ constexpr bool is_suffix_of() {
 /// nested in another expression (tests/ops/elementwise_test.cpp).
 template <class Fetches, class Fed>
 struct path_info {
- private:
-  template <class N>
-  using is_elementwise_q = std::bool_constant<is_elementwise<N>>;
-
- public:
   using order = path_order<Fetches, Fed>;
+  using table = detail::path_table<Fetches, Fed, order>;
   template <class N>
   using inputs = detail::cut_inputs<Fed, N>;
   // mp_append of zero lists must still give a list
   template <class... L>
   using append = mp::mp_append<mp::mp_list<>, L...>;
-  using all_inputs = mp::mp_apply<append, mp::mp_transform<inputs, order>>;
-  using nonelementwise_inputs = mp::mp_apply<
-      append, mp::mp_transform<inputs, mp::mp_remove_if<order, is_elementwise_q>>>;
 
-  /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
+  // Each query has a type form (name_c<N>, a std::integral_constant; what the session
+  // uses, see detail::in_short_list) and a value form (name<N>).
+
+  /// N's position in the order (detail::npos if N is not on the path).
   template <class N>
-  static constexpr bool fusible =
-      !contains_v<Fed, N> && N::kind == node_kind::elementwise && count_v<all_inputs, N> == 1 &&
-      count_v<nonelementwise_inputs, N> == 0 && !contains_v<Fetches, N>;
+  using index_c = typename table::template index_c<N>;
+  template <class N>
+  static constexpr std::size_t index = index_c<N>::value;
 
  private:
+  template <class N, std::size_t I = index_c<N>::value>
+  struct fusible_impl : std::bool_constant<table::entries.fusible[I]> {};
   template <class N>
-  struct consumes {
-    template <class C>
-    using fn = std::bool_constant<contains_v<inputs<C>, N>>;
-  };
-  // The materialized node whose loop evaluates the fusible node N.
-  template <class N, bool = fusible<N>>
+  struct fusible_impl<N, detail::npos> : std::false_type {};
+
+ public:
+  /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
+  template <class N>
+  using fusible_c = fusible_impl<N>;
+  template <class N>
+  static constexpr bool fusible = fusible_c<N>::value;
+
+ private:
+  template <class N, bool = fusible_c<N>::value>
   struct root_impl {
     using type = N;
   };
   template <class N>
   struct root_impl<N, true> {
-    using consumer = mp::mp_at<order, mp::mp_find_if_q<order, consumes<N>>>;
-    using type = typename root_impl<consumer>::type;
+    using type = detail::node_at<typename table::map, table::entries.root[index_c<N>::value]>;
   };
 
   // Every node of the tree under root R: fusible inputs recursively, and the operands.
   template <class N>
   struct tree_impl;
   template <class N>
-  using tree_of_input = mp::mp_if_c<fusible<N>, typename tree_impl<N>::type, mp::mp_list<N>>;
+  using tree_of_input = mp::mp_if_c<fusible_c<N>::value, typename tree_impl<N>::type, mp::mp_list<N>>;
   template <class N>
   struct tree_impl {
     using type = mp::mp_push_back<mp::mp_apply<append, mp::mp_transform<tree_of_input, inputs<N>>>, N>;
   };
-
-  template <class R>
-  static constexpr std::size_t row_size() {
-    using nodes = typename tree_impl<R>::type;
-    constexpr std::size_t total = detail::static_size<shape_of<R>>();
-    std::size_t row = total;
-    bool ok = true;
-    mp::mp_for_each<mp::mp_transform<mp::mp_identity, nodes>>([&](auto id) {
-      using S = shape_of<typename decltype(id)::type>;
-      constexpr std::size_t n = detail::static_size<S>();
-      if constexpr (!S::is_static) {
-        ok = false;
-      } else if constexpr (n != 1 && n != total) {
-        if (!detail::is_suffix_of<S, shape_of<R>>()) ok = false;
-        if (row != total && row != n) ok = false;
-        row = n;
-      } else if constexpr (n == total && S::rank > 0) {
-        if (!detail::is_suffix_of<S, shape_of<R>>()) ok = false;
-      }
-    });
-    return ok ? row : 0;
-  }
 
  public:
   /// The root (materialized) node of N's fused tree; N itself if N is not fusible.
@@ -209,33 +335,45 @@ struct path_info {
   template <class R>
   using tree = typename tree_impl<R>::type;
 
+  /// The number of elements of the row operands of R's flat loop (0: no flat loop).
+  template <class R>
+  using flat_row_c = typename detail::flat_row_of<shape_of<R>, mp::mp_transform<shape_of, tree<R>>>::type;
+  template <class R>
+  static constexpr std::size_t flat_row = flat_row_c<R>::value;
+
+ private:
+  template <class R, bool = R::kind == node_kind::elementwise && shape_of<R>::is_static &&
+                            (shape_of<R>::rank > 0)>
+  struct flat_impl : std::false_type {};
+  template <class R>
+  struct flat_impl<R, true> : std::bool_constant<flat_row_c<R>::value != 0> {};
+
+ public:
   /// R's tree is evaluated by the session's flat loop: output static, of rank > 0, and
   /// every operand indexed by the flat index, the row index, or not at all.
   template <class R>
-  static constexpr bool flat = [] {
-    if constexpr (R::kind != node_kind::elementwise || !shape_of<R>::is_static || shape_of<R>::rank == 0) {
-      return false;
-    } else {
-      return row_size<R>() != 0;
-    }
-  }();
-  /// The number of elements of the row operands of R's flat loop.
+  using flat_c = flat_impl<R>;
   template <class R>
-  static constexpr std::size_t flat_row = row_size<R>();
+  static constexpr bool flat = flat_c<R>::value;
 
+ private:
+  template <class N, int Case = (detail::in_short_list<Fed, N>::value || N::kind == node_kind::leaf) ? 0
+                                : !fusible_c<N>::value                                               ? 1
+                                                                                                     : 2>
+  struct materialized_impl : std::bool_constant<Case == 1> {};
+  template <class N, class R = root_of<N>>
+  using fused_materialized =
+      // Rank 0 chains are plain scalar arithmetic; dynamic ones are xtensor expressions.
+      std::bool_constant<!(shape_of<R>::rank == 0 || !shape_of<R>::is_static || flat_c<R>::value)>;
+  template <class N>
+  struct materialized_impl<N, 2> : fused_materialized<N> {};
+
+ public:
   /// A node is materialized (gets a buffer) unless it is fused into its consumer's loop.
   template <class N>
-  static constexpr bool materialized = [] {
-    if constexpr (contains_v<Fed, N> || N::kind == node_kind::leaf) {
-      return false;
-    } else if constexpr (!fusible<N>) {
-      return true;
-    } else {
-      using R = root_of<N>;
-      // Rank 0 chains are plain scalar arithmetic; dynamic ones are xtensor expressions.
-      return !(shape_of<R>::rank == 0 || !shape_of<R>::is_static || flat<R>);
-    }
-  }();
+  using materialized_c = materialized_impl<N>;
+  template <class N>
+  static constexpr bool materialized = materialized_c<N>::value;
 };
 
 // --- unique names ------------------------------------------------------------------------
