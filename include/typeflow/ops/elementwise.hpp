@@ -31,6 +31,18 @@ struct broadcast_all<A, B, R...> {
 };
 }  // namespace detail
 
+namespace detail {
+/// Fn on scalars, or a lazy broadcasting expression on tensors.
+template <class Fn, class... A>
+auto apply_elementwise(A&&... a) {
+  if constexpr ((std::is_arithmetic_v<std::remove_cvref_t<A>> && ...)) {
+    return Fn{}(a...);
+  } else {
+    return xt::make_lambda_xfunction(Fn{}, std::forward<A>(a)...);
+  }
+}
+}  // namespace detail
+
 template <class Fn, class... In>
 struct elementwise_node
     : node_facade<detail::fn_result_t<Fn, value_type_of<In>...>,
@@ -48,11 +60,7 @@ struct elementwise_node
   /// The op on scalars, or a lazy broadcasting expression on tensors.
   template <class... A>
   static auto apply(A&&... a) {
-    if constexpr ((std::is_arithmetic_v<std::remove_cvref_t<A>> && ...)) {
-      return Fn{}(a...);
-    } else {
-      return xt::make_lambda_xfunction(Fn{}, std::forward<A>(a)...);
-    }
+    return detail::apply_elementwise<Fn>(std::forward<A>(a)...);
   }
 };
 

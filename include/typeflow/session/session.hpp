@@ -6,6 +6,7 @@
 // combination and reused: a steady-state run of a static-shape graph allocates nothing.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstddef>
@@ -272,6 +273,360 @@ template <template <class> class ValueOf, class... N>
 struct keyed_set_of<ValueOf, mp::mp_list<N...>> {
   using type = keyed_set<ValueOf, N...>;
 };
+/// keyed_set's get as a function named by the key alone, not by the whole set.
+template <class K, class T>
+T& keyed_get(keyed_slot<K, T>& s) noexcept {
+  return s.value;
+}
+
+// --- what a run executes, described by types with short names -----------------------------
+//
+// Every function the compiler generates is named by its template arguments, and a node's
+// type spells its whole graph: functions per node named by node types (or by the session
+// or the run's context, which name the roots and fetches) cost the compiler time and
+// memory that grow faster than the square of the graph (name mangling, most of the time
+// of a 400-node chain). So a run's steps are described by small types: where a value is
+// (the K-th feed, buffer J of group G, a variable, a literal), the op's scalar function,
+// the node type only for ops that carry their own code (compute and effect nodes).
+
+template <std::size_t K>
+struct feed_src {};  // the K-th feed's value
+template <class V>
+struct var_src {};  // variable V's value
+template <class N>
+struct leaf_src {};  // a literal (N::value) or a named constant (N::value())
+template <class N>
+struct unfed_src {};  // a placeholder without a feed: rejected before anything runs
+template <std::size_t G, std::size_t J>
+struct buf_src {  // buffer J of group G
+  static constexpr std::size_t group = G;
+  static constexpr std::size_t index = J;
+};
+template <class Fn, class... S>
+struct fn_src {};  // elementwise Fn over the values S..., fused (lazy, or a scalar)
+template <class N, class... S>
+struct node_src {};  // an elementwise node without a `function`: N::apply(S...)
+
+struct no_step {};
+template <class Out, class Src>
+struct assign_step {};  // Out = Src
+template <class Out, std::size_t Total, std::size_t Row, class Expr>
+struct flat_step {};  // Out's elements, one loop over Expr
+template <class N, class Out, class... S>
+struct compute_step {};  // N::compute(Out, S...)
+template <class N, class Ctx>
+struct effect_step {};  // N::run(ctx)
+
+// A flat loop's expression: Fn over its arguments, or an operand read by the flat index
+// (Mode 0), as one element (1) or by the index within a row (2).
+template <class Fn, class... X>
+struct flat_fn {};
+template <class Src, int Mode>
+struct flat_leaf {};
+
+/// Buffers of one type, a run's group G of them.
+template <std::size_t G, class T, std::size_t Count>
+struct buffer_group {
+  std::array<T, Count> items{};
+};
+template <class L>
+struct buffer_set;
+template <class... B>
+struct buffer_set<mp::mp_list<B...>> : B... {};
+template <std::size_t G, class T, std::size_t Count>
+std::array<T, Count>& group_items(buffer_group<G, T, Count>& b) noexcept {
+  return b.items;
+}
+
+/// What a step reaches: the run's buffers and feeds, the session's variables, and the
+/// run_context (for effect nodes).
+template <class Buffers, class Feeds, class Vars>
+struct run_env {
+  Buffers& buffers;
+  const Feeds& feeds;
+  Vars& vars;
+  void* ctx;
+};
+
+template <std::size_t G, std::size_t J, class E>
+auto& buffer_ref(buf_src<G, J>, E& e) noexcept {
+  return group_items<G>(e.buffers)[J];
+}
+
+template <std::size_t K, class E>
+decltype(auto) eval(feed_src<K>, E& e) {
+  return (std::get<K>(e.feeds).value);
+}
+template <class V, class E>
+const auto& eval(var_src<V>, E& e) {
+  return std::as_const(keyed_get<V>(e.vars).value);
+}
+template <class N, class E>
+decltype(auto) eval(leaf_src<N>, E&) {
+  if constexpr (requires { N::is_literal; }) {
+    return (N::value);
+  } else {
+    return N::value();
+  }
+}
+template <class N, class E>
+decltype(auto) eval(unfed_src<N>, E&) {
+  return N::value_of_unfed_placeholder;  // unreachable: unfed placeholders do not compile
+}
+template <std::size_t G, std::size_t J, class E>
+const auto& eval(buf_src<G, J> b, E& e) {
+  return std::as_const(buffer_ref(b, e));
+}
+template <class Fn, class... S, class E>
+auto eval(fn_src<Fn, S...>, E& e) {
+  return apply_elementwise<Fn>(eval(S{}, e)...);
+}
+template <class N, class... S, class E>
+auto eval(node_src<N, S...>, E& e) {
+  return N::apply(eval(S{}, e)...);
+}
+
+// --- the flat loop of a fused elementwise tree with a static output shape ---------------
+template <class P, int Mode>
+struct flat_arg {
+  P p;  // a pointer to the operand's elements, or the scalar itself
+  auto at(std::size_t k, std::size_t j) const {
+    if constexpr (!std::is_pointer_v<P>) {
+      return p;
+    } else if constexpr (Mode == 0) {
+      return p[k];
+    } else if constexpr (Mode == 1) {
+      return p[0];
+    } else {
+      return p[j];
+    }
+  }
+};
+template <class Fn, class... A>
+struct flat_call {
+  std::tuple<A...> args;
+  auto at(std::size_t k, std::size_t j) const { return at(k, j, std::index_sequence_for<A...>{}); }
+  template <std::size_t... I>
+  auto at(std::size_t k, std::size_t j, std::index_sequence<I...>) const {
+    return Fn{}(std::get<I>(args).at(k, j)...);
+  }
+};
+template <class Src, int Mode, class E>
+auto bind_flat(flat_leaf<Src, Mode>, E& e) {
+  const auto& v = eval(Src{}, e);
+  if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) {
+    return flat_arg<std::remove_cvref_t<decltype(v)>, Mode>{v};
+  } else {
+    return flat_arg<decltype(v.data()), Mode>{v.data()};
+  }
+}
+template <class Fn, class... X, class E>
+auto bind_flat(flat_fn<Fn, X...>, E& e) {
+  return flat_call<Fn, decltype(bind_flat(X{}, e))...>{{bind_flat(X{}, e)...}};
+}
+
+template <std::size_t Total, std::size_t Row, class T, class B>
+void flat_loop(T* __restrict o, const B& b) {
+  // The output buffer is the node's own and no operand aliases it: no dependence
+  // between iterations (GCC 12 at -O2 vectorizes only loops that need no alias checks).
+  if constexpr (Row == Total) {
+#pragma GCC ivdep
+    for (std::size_t k = 0; k < Total; ++k) o[k] = static_cast<T>(b.at(k, k));
+  } else {
+    for (std::size_t r = 0; r < Total / Row; ++r) {
+      T* __restrict orow = o + r * Row;
+#pragma GCC ivdep
+      for (std::size_t j = 0; j < Row; ++j) orow[j] = static_cast<T>(b.at(r * Row + j, j));
+    }
+  }
+}
+
+// --- the steps ----------------------------------------------------------------------------
+template <class E>
+void run_step(no_step, E&) {}
+template <class Out, class Src, class E>
+void run_step(assign_step<Out, Src>, E& e) {
+  auto& out = buffer_ref(Out{}, e);
+  if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(out)>>) {
+    out = eval(Src{}, e);
+  } else {
+    xt::noalias(out) = eval(Src{}, e);
+  }
+}
+template <class Out, std::size_t Total, std::size_t Row, class Expr, class E>
+void run_step(flat_step<Out, Total, Row, Expr>, E& e) {
+  auto& out = buffer_ref(Out{}, e);
+  const auto b = bind_flat(Expr{}, e);
+  flat_loop<Total, Row>(out.data(), b);
+}
+template <class N, class Out, class... S, class E>
+void run_step(compute_step<N, Out, S...>, E& e) {
+  N::compute(buffer_ref(Out{}, e), eval(S{}, e)...);
+}
+template <class N, class Ctx, class E>
+void run_step(effect_step<N, Ctx>, E& e) {
+  N::run(*static_cast<Ctx*>(e.ctx));
+}
+
+template <class Fed, class M, bool Materialized>
+struct source_case : std::integral_constant<int, graph::detail::in_short_list<Fed, M>::value ? 0
+                               : M::kind == node_kind::leaf ? (requires { M::is_variable; }      ? 1
+                                                               : requires { M::is_placeholder; } ? 3
+                                                                                                 : 2)
+                               : M::kind == node_kind::effect && requires { typename M::forwards; } ? 4
+                               : M::kind == node_kind::effect && requires { typename M::forwards_variable; } ? 5
+                               : Materialized ? 6
+                                              : 7> {};
+
+/// How a run evaluates the path of Info (a graph::path_info) with Fed (an mp_list): each
+/// node's value (source) and step, and the buffers, grouped by type.
+template <class Info, class Fed, class Ctx, class Order = typename Info::order>
+struct run_plan;
+template <class Info, class Fed, class Ctx, class... N>
+struct run_plan<Info, Fed, Ctx, mp::mp_list<N...>> {
+  template <class M>
+  using is_materialized = typename Info::template materialized_c<M>;
+  using materialized = mp::mp_filter<is_materialized, mp::mp_list<N...>>;
+  using buffer_types = mp::mp_unique<mp::mp_transform<buffer_t, materialized>>;
+
+ private:
+  template <class M, bool = Info::template materialized_c<M>::value>
+  struct group_index : std::integral_constant<std::size_t, 0> {};
+  template <class M>
+  struct group_index<M, true> : mp::mp_find<buffer_types, buffer_t<M>> {};
+  static constexpr std::size_t size = sizeof...(N);
+  static constexpr std::size_t groups = mp::mp_size<buffer_types>::value;
+  static constexpr bool is_mat[size + 1] = {Info::template materialized_c<N>::value..., false};
+  static constexpr std::size_t group[size + 1] = {group_index<N>::value..., 0};
+  struct positions {
+    std::size_t pos[size + 1]{};
+    std::size_t count[groups + 1]{};
+  };
+  static constexpr positions at = [] {
+    positions p{};
+    for (std::size_t i = 0; i < size; ++i)
+      if (is_mat[i]) p.pos[i] = p.count[group[i]]++;
+    return p;
+  }();
+  template <class S>
+  struct groups_of;
+  template <std::size_t... G>
+  struct groups_of<std::index_sequence<G...>> {
+    using type = mp::mp_list<buffer_group<G, mp::mp_at_c<buffer_types, G>, at.count[G]>...>;
+  };
+
+ public:
+  using buffers = buffer_set<typename groups_of<std::make_index_sequence<groups>>::type>;
+
+  /// Where materialized node M's buffer is.
+  template <class M>
+  using location = buf_src<group[Info::template index_c<M>::value], at.pos[Info::template index_c<M>::value]>;
+
+ private:
+  template <class M, int = source_case<Fed, M, Info::template materialized_c<M>::value>::value>
+  struct source_impl;
+  template <class M, class In, bool = requires { typename M::function; }>
+  struct expr_impl;
+  template <class M>
+  struct source_impl<M, 0> {
+    using type = feed_src<mp::mp_find<Fed, M>::value>;
+  };
+  template <class M>
+  struct source_impl<M, 1> {
+    using type = var_src<M>;
+  };
+  template <class M>
+  struct source_impl<M, 2> {
+    using type = leaf_src<M>;
+  };
+  template <class M>
+  struct source_impl<M, 3> {
+    using type = unfed_src<M>;
+  };
+  template <class M>
+  struct source_impl<M, 4> {
+    using type = typename source_impl<typename M::forwards>::type;
+  };
+  template <class M>
+  struct source_impl<M, 5> {
+    using type = var_src<typename M::forwards_variable>;
+  };
+  template <class M>
+  struct source_impl<M, 6> {
+    using type = location<M>;
+  };
+  template <class M>
+  struct source_impl<M, 7> {
+    using type = typename expr_impl<M, inputs_of<M>>::type;
+  };
+
+  // The value of elementwise node M computed from its inputs' sources.
+  template <class M, class... In>
+  struct expr_impl<M, mp::mp_list<In...>, true> {
+    using type = fn_src<typename M::function, typename source_impl<In>::type...>;
+  };
+  template <class M, class... In>
+  struct expr_impl<M, mp::mp_list<In...>, false> {
+    using type = node_src<M, typename source_impl<In>::type...>;
+  };
+
+  // The flat loop expression of the tree under root R.
+  template <class R, class M, bool = Info::template fusible_c<M>::value>
+  struct flat_impl {
+    static constexpr std::size_t n = shape_of<M>::size;
+    using type = flat_leaf<typename source_impl<M>::type, n == shape_of<R>::size ? 0 : n == 1 ? 1 : 2>;
+  };
+  template <class R, class M, class In>
+  struct flat_fn_impl;
+  template <class R, class M, class... In>
+  struct flat_fn_impl<R, M, mp::mp_list<In...>> {
+    using type = flat_fn<typename M::function, typename flat_impl<R, In>::type...>;
+  };
+  template <class R, class M>
+  struct flat_impl<R, M, true> {
+    using type = typename flat_fn_impl<R, M, inputs_of<M>>::type;
+  };
+
+  template <class M, int = !Info::template materialized_c<M>::value                      ? 0
+                           : M::kind == node_kind::compute                       ? 1
+                           : M::kind == node_kind::effect                        ? 2
+                           : std::is_arithmetic_v<buffer_t<M>>                   ? 3
+                           : Info::template flat_c<M>::value                              ? 4
+                                                                                 : 3>
+  struct step_impl {
+    using type = no_step;
+  };
+  template <class M, class In>
+  struct compute_impl;
+  template <class M, class... In>
+  struct compute_impl<M, mp::mp_list<In...>> {
+    using type = compute_step<M, location<M>, typename source_impl<In>::type...>;
+  };
+  template <class M>
+  struct step_impl<M, 1> {
+    using type = typename compute_impl<M, inputs_of<M>>::type;
+  };
+  template <class M>
+  struct step_impl<M, 2> {
+    using type = effect_step<M, Ctx>;
+  };
+  template <class M>
+  struct step_impl<M, 3> {
+    using type = assign_step<location<M>, typename expr_impl<M, inputs_of<M>>::type>;
+  };
+  template <class M>
+  struct step_impl<M, 4> {
+    using type = flat_step<location<M>, shape_of<M>::size, Info::template flat_row_c<M>::value,
+                           typename flat_fn_impl<M, M, inputs_of<M>>::type>;
+  };
+
+ public:
+  /// Where node M's value is read from in a run.
+  template <class M>
+  using source = typename source_impl<M>::type;
+  /// What the run does for each node of the path, in order.
+  using steps = mp::mp_list<typename step_impl<N>::type...>;
+};
 
 }  // namespace detail
 
@@ -423,51 +778,35 @@ template <class Session, class Fetches, class Fed, class FeedTuple>
 struct run_context {
   using info = graph::path_info<Fetches, Fed>;
   using order = typename info::order;
-  template <class N>
-  using is_materialized = std::bool_constant<info::template materialized<N>>;
-  using materialized = mp::mp_filter<is_materialized, order>;
-  using buffers_type = typename detail::keyed_set_of<detail::buffer_t, materialized>::type;
+  using plan = detail::run_plan<info, Fed, run_context>;
+  using materialized = typename plan::materialized;
+  using buffers_type = typename plan::buffers;
   /// Plans of scalars only are kept on the stack of run(), not in the session.
   static constexpr bool small_plan =
-      mp::mp_all_of<mp::mp_transform<detail::buffer_t, materialized>, std::is_trivially_copyable>::value &&
+      mp::mp_all_of<typename plan::buffer_types, std::is_trivially_copyable>::value &&
       sizeof(buffers_type) <= 1024;
 
   Session& session;
   const FeedTuple& feeds;
   buffers_type& buffers;
 
+  /// What the steps reach (see detail::run_env).
+  auto env() noexcept {
+    return detail::run_env<buffers_type, FeedTuple, typename Session::var_storage>{buffers, feeds,
+                                                                                    *session.vars_, this};
+  }
+
   template <class N>
   auto& buffer() noexcept {
-    return buffers.template get<N>();
+    return detail::group_items<plan::template location<N>::group>(buffers)[plan::template location<N>::index];
   }
 
   /// The value of node N in this run: a reference to a buffer, feed or variable, or the
   /// lazy expression of a fused elementwise op.
   template <class N>
   decltype(auto) value() {
-    if constexpr (contains_v<Fed, N>) {
-      return (std::get<mp::mp_find<Fed, N>::value>(feeds).value);
-    } else if constexpr (N::kind == node_kind::leaf) {
-      if constexpr (requires { N::is_variable; }) {
-        return static_cast<const decltype(slot_of<N>().value)&>(slot_of<N>().value);
-      } else if constexpr (requires { N::is_literal; }) {
-        return (N::value);
-      } else if constexpr (requires { N::is_named_constant; }) {
-        return N::value();
-      } else {
-        static_assert(requires { N::is_placeholder; }, "unknown leaf node");
-        return N::value_of_unfed_placeholder;  // unreachable: unfed placeholders do not compile
-      }
-    } else if constexpr (N::kind == node_kind::effect && requires { typename N::forwards; }) {
-      return value<typename N::forwards>();
-    } else if constexpr (N::kind == node_kind::effect && requires { typename N::forwards_variable; }) {
-      return static_cast<const decltype(slot_of<typename N::forwards_variable>().value)&>(
-          slot_of<typename N::forwards_variable>().value);
-    } else if constexpr (info::template materialized<N>) {
-      return static_cast<const detail::buffer_t<N>&>(buffer<N>());
-    } else {
-      return apply_inputs<N>(inputs_of<N>{});
-    }
+    auto e = env();
+    return detail::eval(typename plan::template source<N>{}, e);
   }
 
   /// The storage slot of variable V: `.value` and `.initialized`.
@@ -479,109 +818,6 @@ struct run_context {
   template <class V>
   auto& variable() noexcept {
     return slot_of<V>().value;
-  }
-
-  /// Evaluates node N at its place in the order, if it is materialized.
-  template <class N>
-  void step() {
-    if constexpr (info::template materialized<N>) {
-      if constexpr (N::kind == node_kind::elementwise) {
-        auto& out = buffer<N>();
-        if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(out)>>) {
-          out = apply_inputs<N>(inputs_of<N>{});
-        } else if constexpr (info::template flat<N>) {
-          flat_loop<N>(out);
-        } else {
-          xt::noalias(out) = apply_inputs<N>(inputs_of<N>{});
-        }
-      } else if constexpr (N::kind == node_kind::compute) {
-        compute_inputs<N>(inputs_of<N>{});
-      } else {
-        static_assert(N::kind == node_kind::effect);
-        N::run(*this);
-      }
-    }
-  }
-
- private:
-  template <class N, class... In>
-  decltype(auto) apply_inputs(mp::mp_list<In...>) {
-    return N::apply(value<In>()...);
-  }
-  template <class N, class... In>
-  void compute_inputs(mp::mp_list<In...>) {
-    N::compute(buffer<N>(), value<In>()...);
-  }
-
-  // --- the flat loop of a fused elementwise tree with a static output shape -------------
-  struct fusible_q {
-    template <class N>
-    using fn = std::bool_constant<info::template fusible<N>>;
-  };
-  template <class R>
-  using flat_operands =
-      mp::mp_unique<mp::mp_remove_if_q<mp::mp_pop_back<typename info::template tree<R>>, fusible_q>>;
-
-  // An operand as the loop reads it: a pointer to its elements, or the scalar itself.
-  template <class L>
-  auto operand_access() {
-    const auto& v = value<L>();
-    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(v)>>) {
-      return v;
-    } else {
-      return v.data();
-    }
-  }
-
-  template <class R, class M, class Access>
-  static auto flat_at(const Access& access, std::size_t k, std::size_t j) {
-    if constexpr (contains_v<flat_operands<R>, M>) {
-      const auto a = std::get<mp::mp_find<flat_operands<R>, M>::value>(access);
-      if constexpr (std::is_pointer_v<std::remove_const_t<decltype(a)>>) {
-        constexpr std::size_t n = shape_of<M>::size;
-        if constexpr (n == shape_of<R>::size) {
-          return a[k];
-        } else if constexpr (n == 1) {
-          return a[0];
-        } else {
-          return a[j];
-        }
-      } else {
-        return a;
-      }
-    } else {
-      return flat_apply<R, M>(access, k, j, inputs_of<M>{});
-    }
-  }
-  template <class R, class M, class Access, class... In>
-  static auto flat_apply(const Access& access, std::size_t k, std::size_t j, mp::mp_list<In...>) {
-    return typename M::function{}(flat_at<R, In>(access, k, j)...);
-  }
-
-  template <class R, class Out>
-  void flat_loop(Out& out) {
-    const auto access = make_access<R>(flat_operands<R>{});
-    using T = value_type_of<R>;
-    T* __restrict o = out.data();
-    constexpr std::size_t total = shape_of<R>::size;
-    constexpr std::size_t row = info::template flat_row<R>;
-    // The output buffer is the node's own and no operand aliases it: no dependence
-    // between iterations (GCC 12 at -O2 vectorizes only loops that need no alias checks).
-    if constexpr (row == total) {
-#pragma GCC ivdep
-      for (std::size_t k = 0; k < total; ++k) o[k] = static_cast<T>(flat_apply<R, R>(access, k, k, inputs_of<R>{}));
-    } else {
-      for (std::size_t r = 0; r < total / row; ++r) {
-        T* __restrict orow = o + r * row;
-#pragma GCC ivdep
-        for (std::size_t j = 0; j < row; ++j)
-          orow[j] = static_cast<T>(flat_apply<R, R>(access, r * row + j, j, inputs_of<R>{}));
-      }
-    }
-  }
-  template <class R, class... L>
-  auto make_access(mp::mp_list<L...>) {
-    return std::make_tuple(operand_access<L>()...);
   }
 };
 
@@ -601,10 +837,12 @@ void check_feed_shape(const F& f) {
   }
 }
 
-template <class Ctx, class... N>
-void run_steps(Ctx& ctx, mp::mp_list<N...>) {
+// One function expands every step of the path: the only function of a run named by the
+// path's nodes (through the step descriptors, which are short).
+template <class Env, class... S>
+void run_steps(Env& env, mp::mp_list<S...>) {
   try {
-    (ctx.template step<N>(), ...);
+    (detail::run_step(S{}, env), ...);
   } catch (const xt::broadcast_error& e) {
     // Dynamic dims that numpy broadcasting rejects, found when a fed value meets another.
     throw invalid_argument_error(std::string("Incompatible shapes in an elementwise op: ") + e.what());
@@ -690,17 +928,20 @@ inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds
         // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
         buffers_type bufs{};
         ctx_t ctx{self, feed_refs, bufs};
-        detail::run_steps(ctx, order{});
+        auto env = ctx.env();
+        detail::run_steps(env, typename ctx_t::plan::steps{});
         return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
       } else if constexpr (std::is_const_v<Self>) {
         const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, lease.get()};
-        detail::run_steps(ctx, order{});
+        auto env = ctx.env();
+        detail::run_steps(env, typename ctx_t::plan::steps{});
         return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
       } else {
         auto& bufs = self.template buffers_for<buffers_type>(detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, bufs};
-        detail::run_steps(ctx, order{});
+        auto env = ctx.env();
+        detail::run_steps(env, typename ctx_t::plan::steps{});
         return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
       }
     }
