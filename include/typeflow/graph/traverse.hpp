@@ -1,10 +1,10 @@
 // typeflow/graph/traverse.hpp — the type-level graph algorithms.
 //
-// One depth-first traversal threads a visited list through mp_fold; the visited list
-// *is* the topological order (post-order: inputs before the node, left to right).
-// Membership is the builtin __is_base_of against a class deriving from one tag per
-// visited node. This is the algorithm DESIGN.md measured as linear in practice; do not
-// replace it by per-node set unions.
+// One depth-first traversal threads a visited set through mp_fold; the order of the
+// visits *is* the topological order (post-order: inputs before the node, left to right).
+// The set is kept in chunks of 32 nodes (see detail::visited), so that the types the
+// traversal makes grow with N^2 / 32, not N^2. This is the algorithm DESIGN.md measured
+// as linear in practice; do not replace it by per-node set unions.
 //
 // Everything path_info knows of a path is computed once for the whole path, in arrays
 // indexed by a node's position in the order (one constexpr evaluation), not by a query
@@ -46,18 +46,51 @@ using all_edges = graph_edges_of<N>;
 template <class Cut, class N>
 using path_edges = mp::mp_if_c<in_short_list<Cut, N>::value, mp::mp_list<>, inputs_of<N>>;
 
-// The visited set as a class: one base per visited node. Asking whether N is in it is
-// one builtin query, done in the compiler's own code; an array of __is_same over the
-// list, evaluated by the constant evaluator, took twice as long at N = 800.
+// The visited set, in chunks: Done is an mp_list of full chunks, each a class deriving from
+// one tag per node it holds (asked with the builtin __is_base_of), Recent an mp_list of
+// the nodes visited since. Each step of the traversal makes a new set type, so the cost
+// of the sets is the sum of their lengths: with whole lists that is N^2 / 2 entries
+// (330 MB for N = 800 in g++ 12), with chunks of 32 about N^2 / 32 + 16 N.
 template <class N>
 struct visited_tag {};
-template <class L>
-struct visited_set;
 template <class... N>
-struct visited_set<mp::mp_list<N...>> : visited_tag<N>... {};
+struct chunk : visited_tag<N>... {
+  using list = mp::mp_list<N...>;
+};
+inline constexpr std::size_t chunk_size = 32;
+template <class Done, class Recent>
+struct visited {};
+
+template <class V, class N>
+struct seen;
+template <class... C, class... R, class N>
+struct seen<visited<mp::mp_list<C...>, mp::mp_list<R...>>, N>
+    : std::bool_constant<(__is_base_of(visited_tag<N>, C) || ...) || (__is_same(R, N) || ...)> {};
+
+// V with N added.
+template <class V, class N>
+struct add_visited;
+template <class Done, class... R, class N>
+  requires(sizeof...(R) + 1 < chunk_size)
+struct add_visited<visited<Done, mp::mp_list<R...>>, N> {
+  using type = visited<Done, mp::mp_list<R..., N>>;
+};
+template <class... C, class... R, class N>
+  requires(sizeof...(R) + 1 == chunk_size)
+struct add_visited<visited<mp::mp_list<C...>, mp::mp_list<R...>>, N> {
+  using type = visited<mp::mp_list<C..., chunk<R..., N>>, mp::mp_list<>>;
+};
+
+// The visited nodes in the order of their visit.
+template <class V>
+struct visited_list;
+template <class... C, class Recent>
+struct visited_list<visited<mp::mp_list<C...>, Recent>> {
+  using type = mp::mp_append<typename C::list..., Recent>;
+};
 
 template <template <class, class> class Edges, class Cut, class Visited, class N,
-          bool Seen = __is_base_of(visited_tag<N>, visited_set<Visited>)>
+          bool Seen = seen<Visited, N>::value>
 struct visit_impl {
   using type = Visited;
 };
@@ -72,28 +105,70 @@ template <template <class, class> class Edges, class Cut, class Visited, class N
 struct visit_impl<Edges, Cut, Visited, N, false> {
   // An error here means that N, an input of some node, is not a typeflow node.
   static_assert(node<N>, "a graph edge leads to a type that is not a typeflow node");
-  using type = mp::mp_push_back<
-      mp::mp_fold<Edges<Cut, N>, Visited, visitor<Edges, Cut>::template fn>, N>;
+  using type = typename add_visited<mp::mp_fold<Edges<Cut, N>, Visited, visitor<Edges, Cut>::template fn>, N>::type;
 };
+
+template <template <class, class> class Edges, class Cut, class Roots>
+using traverse = typename visited_list<
+    mp::mp_fold<Roots, visited<mp::mp_list<>, mp::mp_list<>>, visitor<Edges, Cut>::template fn>>::type;
 
 }  // namespace detail
 
 /// Every node reachable from Roots through inputs and written variables, inputs first.
 template <class... Roots>
-using graph_order = mp::mp_fold<mp::mp_list<Roots...>, mp::mp_list<>,
-                                detail::visitor<detail::all_edges, mp::mp_list<>>::template fn>;
+using graph_order = detail::traverse<detail::all_edges, mp::mp_list<>, mp::mp_list<Roots...>>;
 
 /// The computation path of a run: ancestors of Fetches (an mp_list), stopping at the
 /// nodes of Fed (an mp_list), in the order the session evaluates them.
 template <class Fetches, class Fed>
-using path_order =
-    mp::mp_fold<Fetches, mp::mp_list<>, detail::visitor<detail::path_edges, Fed>::template fn>;
+using path_order = detail::traverse<detail::path_edges, Fed, Fetches>;
 
 template <class N>
 using is_node = std::bool_constant<node<N>>;
 /// mp_append that accepts zero lists.
 template <class... L>
 using append_lists = mp::mp_append<mp::mp_list<>, L...>;
+
+// --- selections from long lists ----------------------------------------------------------
+//
+// mp_filter and mp_append of many lists recurse over the list, each step carrying the
+// rest: about 55 MB of g++ memory for one filter over the 800 nodes of a graph. Most
+// selections from a graph are short (its variables, placeholders, named nodes): a fold
+// expression of `|` over pieces, evaluated in decltype, builds them in one pass whose
+// cost grows with the input's length plus the square of the result's (8 MB for a
+// two-node selection out of 800). For a selection that keeps most of a long list,
+// mp_filter remains the cheaper.
+namespace detail {
+template <class... T>
+struct piece {};
+template <class... A, class... B>
+piece<A..., B...> operator|(piece<A...>, piece<B...>);  // declared only: used in decltype
+template <class L>
+struct piece_of;
+template <class... T>
+struct piece_of<mp::mp_list<T...>> {
+  using type = piece<T...>;
+};
+template <template <class> class P, class L>
+struct select_impl;
+template <template <class> class P, class... T>
+struct select_impl<P, mp::mp_list<T...>> {
+  using type = mp::mp_rename<decltype((piece<>{} | ... | mp::mp_if<P<T>, piece<T>, piece<>>{})), mp::mp_list>;
+};
+template <class Lists>
+struct concat_impl;
+template <class... L>
+struct concat_impl<mp::mp_list<L...>> {
+  using type = mp::mp_rename<decltype((piece<>{} | ... | typename piece_of<L>::type{})), mp::mp_list>;
+};
+}  // namespace detail
+
+/// The nodes N of L (an mp_list) for which P<N>::value is true, in order: for short results.
+template <template <class> class P, class L>
+using select = typename detail::select_impl<P, L>::type;
+/// The lists of Lists (an mp_list of mp_lists) one after the other: for mostly empty lists.
+template <class Lists>
+using concat = typename detail::concat_impl<Lists>::type;
 /// Quoted predicate: N is not in the list L.
 template <class L>
 struct not_in {
@@ -190,12 +265,13 @@ struct path_entries {
   std::size_t root[Size + 1]{};
 };
 
+// Not a partial specialization on the order's nodes (mp_list<N...>): member templates
+// instantiated per node cost g++ in proportion to the enclosing class's arguments, so
+// the class takes the order as one type and expands it in nested classes.
 template <class Fetches, class Fed, class Order>
-struct path_table;
-template <class Fetches, class Fed, class... N>
-struct path_table<Fetches, Fed, mp::mp_list<N...>> {
-  using map = index_map<mp::mp_list<N...>>;
-  static constexpr std::size_t size = sizeof...(N);
+struct path_table {
+  using map = index_map<Order>;
+  static constexpr std::size_t size = mp::mp_size<Order>::value;
   // A class, so that the compiler memoizes the lookup (an alias would redo the overload
   // resolution over every node at each use).
   template <class M>
@@ -204,12 +280,18 @@ struct path_table<Fetches, Fed, mp::mp_list<N...>> {
   // The positions of the inputs of each node, all in one list of integral constants.
   template <class M>
   using input_positions = mp::mp_transform<index_c, cut_inputs<Fed, M>>;
-  using edges = mp::mp_append<mp::mp_list<>, input_positions<N>...>;
+  template <class L>
+  struct edges_of;
+  template <class... N>
+  struct edges_of<mp::mp_list<N...>> {
+    using type = mp::mp_append<mp::mp_list<>, input_positions<N>...>;
+  };
+  using edges = typename edges_of<Order>::type;
 
-  template <class E>
+  template <class E, class L = Order>
   struct entries_of;
-  template <class... E>
-  struct entries_of<mp::mp_list<E...>> {
+  template <class... E, class... N>
+  struct entries_of<mp::mp_list<E...>, mp::mp_list<N...>> {
     static constexpr path_entries<size> value = [] {
       path_entries<size> t{};
       constexpr std::size_t edge[] = {E::value..., 0};
