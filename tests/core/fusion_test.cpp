@@ -26,7 +26,7 @@ TEST_CASE("a chain relu(x * w + b) materializes only its result") {
   static_assert(!I::materialized<decltype(x)>);  // leaves are read in place
   using ctx = tf::run_context<tf::session<decltype(y)>, mp::mp_list<decltype(y)>, mp::mp_list<decltype(x)>,
                               std::tuple<>>;
-  static_assert(mp::mp_size<typename ctx::materialized>::value == 1);  // one buffer
+  static_assert(ctx::plan::buffer_count == 1);  // one buffer
 
   tf::session sess(y);
   sess.initialize_all();

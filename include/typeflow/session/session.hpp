@@ -278,6 +278,75 @@ template <class K, class T>
 T& keyed_get(keyed_slot<K, T>& s) noexcept {
   return s.value;
 }
+template <class K, class T>
+const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
+  return s.value;
+}
+
+// --- state functions named by the variables, not by the session ---------------------------
+//
+// A session's type names its roots, and a root's type spells its whole graph: every
+// function the compiler generates is named (mangled) after its class and arguments, and
+// g++ 12 spends time in proportion to the number of long names times the memory it has
+// freed (a linear search of its free pages per allocation of a long name): 27 s at
+// N = 800 with ~100 functions named by the session. So what a session does is done by
+// functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
+// plans' holders, which are named by short types.
+
+/// The buffers of one plan of a (non-const) session, type-erased.
+struct plan_holder {
+  void* p = nullptr;
+  void (*destroy)(void*) = nullptr;
+  plan_holder() = default;
+  plan_holder(plan_holder&& o) noexcept : p(std::exchange(o.p, nullptr)), destroy(o.destroy) {}
+  plan_holder& operator=(plan_holder&& o) noexcept {
+    std::swap(p, o.p);
+    std::swap(destroy, o.destroy);
+    return *this;
+  }
+  ~plan_holder() {
+    if (p) destroy(p);
+  }
+};
+
+/// The buffers of the plan `id`, made the first time.
+template <class Buffers>
+Buffers& plan_buffers(std::vector<plan_holder>& plans, std::size_t id) {
+  if (id >= plans.size()) plans.resize(id + 1);
+  auto& h = plans[id];
+  if (!h.p) {
+    h.p = new Buffers();
+    h.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
+  }
+  return *static_cast<Buffers*>(h.p);
+}
+
+template <class V, class Vars>
+void initialize_variable(Vars& vars) {
+  auto& s = keyed_get<V>(vars);
+  init::fill(s.value, V::initializer(), V::name.view());
+  s.initialized = true;
+}
+template <class Vars, class... V>
+void initialize_variables(Vars& vars, mp::mp_list<V...>) {
+  (initialize_variable<V>(vars), ...);
+}
+template <class Vars, class... V>
+std::vector<std::string> uninitialized_names(const Vars& vars, mp::mp_list<V...>) {
+  std::vector<std::string> out;
+  ((keyed_get<V>(vars).initialized ? void() : void(out.emplace_back(V::name.view()))), ...);
+  return out;
+}
+template <class Vars, class... V>
+bool all_initialized(const Vars& vars, mp::mp_list<V...>) noexcept {
+  return (keyed_get<V>(vars).initialized & ... & true);
+}
+template <class Vars, class... V>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_uninitialized(const Vars& vars, mp::mp_list<V...>) {
+  std::string name;
+  ((name.empty() && !keyed_get<V>(vars).initialized ? void(name = V::name.view()) : void()), ...);
+  throw failed_precondition_error("Attempting to use uninitialized value " + name);
+}
 
 // --- what a run executes, described by types with short names -----------------------------
 //
@@ -323,6 +392,23 @@ template <class Fn, class... X>
 struct flat_fn {};
 template <class Src, int Mode>
 struct flat_leaf {};
+
+// The distinct types of a list, by a fold of `|` over a set that stays short (the few
+// buffer types of a plan): mp_unique carries the rest of the list at each step.
+struct skip_buffer {};  // not a buffer: a node fused into its consumer
+template <class... S>
+struct type_set {};
+template <class T>
+struct type_add {};
+template <class... S, class T>
+auto operator|(type_set<S...>, type_add<T>)
+    -> mp::mp_if_c<(__is_same(S, T) || ... || __is_same(T, skip_buffer)), type_set<S...>, type_set<S..., T>>;
+template <class L>
+struct distinct_types;
+template <class... T>
+struct distinct_types<mp::mp_list<T...>> {
+  using type = mp::mp_rename<decltype((type_set<>{} | ... | type_add<T>{})), mp::mp_list>;
+};
 
 /// Buffers of one type, a run's group G of them.
 template <std::size_t G, class T, std::size_t Count>
@@ -480,24 +566,48 @@ struct source_case : std::integral_constant<int, graph::detail::in_short_list<Fe
 
 /// How a run evaluates the path of Info (a graph::path_info) with Fed (an mp_list): each
 /// node's value (source) and step, and the buffers, grouped by type.
-template <class Info, class Fed, class Ctx, class Order = typename Info::order>
-struct run_plan;
-template <class Info, class Fed, class Ctx, class... N>
-struct run_plan<Info, Fed, Ctx, mp::mp_list<N...>> {
+///
+/// The member templates below are instantiated once per node of the path. The class's
+/// own parameters are three types, never the path's nodes as a pack: g++ 12 pays for each
+/// instantiation of a member template in proportion to the enclosing class's arguments
+/// (2 GB and 5 s at N = 800 with a `run_plan<..., mp_list<N...>>` partial specialization).
+/// Pack expansions over the path happen in small nested classes (per_node).
+template <class Info, class Fed, class Ctx>
+struct run_plan {
+  using order = typename Info::order;
+
+ private:
+  template <class M, bool = Info::template materialized_c<M>::value>
+  struct buffer_or_skip_impl {
+    using type = skip_buffer;
+  };
   template <class M>
-  using is_materialized = typename Info::template materialized_c<M>;
-  using materialized = mp::mp_filter<is_materialized, mp::mp_list<N...>>;
-  using buffer_types = mp::mp_unique<mp::mp_transform<buffer_t, materialized>>;
+  struct buffer_or_skip_impl<M, true> {
+    using type = buffer_t<M>;
+  };
+  template <class M>
+  using buffer_or_skip = typename buffer_or_skip_impl<M>::type;
+
+ public:
+  /// The types of the buffers, each once, in the order of their first use.
+  using buffer_types = typename distinct_types<mp::mp_transform<buffer_or_skip, order>>::type;
 
  private:
   template <class M, bool = Info::template materialized_c<M>::value>
   struct group_index : std::integral_constant<std::size_t, 0> {};
   template <class M>
   struct group_index<M, true> : mp::mp_find<buffer_types, buffer_t<M>> {};
-  static constexpr std::size_t size = sizeof...(N);
+  static constexpr std::size_t size = mp::mp_size<order>::value;
   static constexpr std::size_t groups = mp::mp_size<buffer_types>::value;
-  static constexpr bool is_mat[size + 1] = {Info::template materialized_c<N>::value..., false};
-  static constexpr std::size_t group[size + 1] = {group_index<N>::value..., 0};
+  template <class L>
+  struct per_node;
+  template <class... N>
+  struct per_node<mp::mp_list<N...>> {
+    static constexpr bool is_mat[size + 1] = {Info::template materialized_c<N>::value..., false};
+    static constexpr std::size_t group[size + 1] = {group_index<N>::value..., 0};
+  };
+  static constexpr const auto& is_mat = per_node<order>::is_mat;
+  static constexpr const auto& group = per_node<order>::group;
   struct positions {
     std::size_t pos[size + 1]{};
     std::size_t count[groups + 1]{};
@@ -508,6 +618,16 @@ struct run_plan<Info, Fed, Ctx, mp::mp_list<N...>> {
       if (is_mat[i]) p.pos[i] = p.count[group[i]]++;
     return p;
   }();
+
+ public:
+  /// How many nodes of the path have a buffer.
+  static constexpr std::size_t buffer_count = [] {
+    std::size_t n = 0;
+    for (std::size_t g = 0; g < groups; ++g) n += at.count[g];
+    return n;
+  }();
+
+ private:
   template <class S>
   struct groups_of;
   template <std::size_t... G>
@@ -624,8 +744,11 @@ struct run_plan<Info, Fed, Ctx, mp::mp_list<N...>> {
   /// Where node M's value is read from in a run.
   template <class M>
   using source = typename source_impl<M>::type;
+  /// What the run does for node M.
+  template <class M>
+  using step = typename step_impl<M>::type;
   /// What the run does for each node of the path, in order.
-  using steps = mp::mp_list<typename step_impl<N>::type...>;
+  using steps = mp::mp_transform<step, order>;
 };
 
 }  // namespace detail
@@ -646,8 +769,8 @@ class session {
  public:
   /// Every node of the session's graph, inputs first.
   using graph_nodes = graph::graph_order<Roots...>;
-  using variables = mp::mp_filter<graph::is_variable_node, graph_nodes>;
-  using named_nodes = mp::mp_filter<graph::is_named, graph_nodes>;
+  using variables = graph::select<graph::is_variable_node, graph_nodes>;
+  using named_nodes = graph::select<graph::is_named, graph_nodes>;
   static_assert(detail::check_names_impl<named_nodes>::value);
 
   explicit session(Roots...)
@@ -696,24 +819,15 @@ class session {
   }
 
   /// Runs every variable's initializer (what running global_variables_initializer does).
-  void initialize_all() {
-    mp::mp_for_each<mp::mp_transform<mp::mp_identity, variables>>(
-        [&](auto id) { initialize<typename decltype(id)::type>(); });
-  }
+  void initialize_all() { detail::initialize_variables(*vars_, variables{}); }
   template <class V>
   void initialize() {
-    auto& s = slot<V>();
-    init::fill(s.value, V::initializer(), V::name.view());
-    s.initialized = true;
+    static_assert(holds<V>, "the session does not hold this variable");
+    detail::initialize_variable<V>(*vars_);
   }
   /// Names of the variables not initialized yet, in graph order.
   std::vector<std::string> uninitialized_names() const {
-    std::vector<std::string> out;
-    mp::mp_for_each<mp::mp_transform<mp::mp_identity, variables>>([&](auto id) {
-      using V = typename decltype(id)::type;
-      if (!slot<V>().initialized) out.emplace_back(V::name.view());
-    });
-    return out;
+    return detail::uninitialized_names(*vars_, variables{});
   }
 
  private:
@@ -726,45 +840,8 @@ class session {
   template <class Self, class Fetch, class... Feeds>
   static auto run_impl(Self& self, Fetch, const Feeds&... feeds);
 
-  struct plan_holder {
-    void* p = nullptr;
-    void (*destroy)(void*) = nullptr;
-    plan_holder() = default;
-    plan_holder(plan_holder&& o) noexcept : p(std::exchange(o.p, nullptr)), destroy(o.destroy) {}
-    plan_holder& operator=(plan_holder&& o) noexcept {
-      std::swap(p, o.p);
-      std::swap(destroy, o.destroy);
-      return *this;
-    }
-    ~plan_holder() {
-      if (p) destroy(p);
-    }
-  };
-
-  template <class... V>
-  bool all_initialized(mp::mp_list<V...>) const noexcept {
-    return (slot<V>().initialized & ... & true);
-  }
-  template <class... V>
-  [[noreturn, gnu::cold, gnu::noinline]] void throw_uninitialized(mp::mp_list<V...>) const {
-    std::string name;
-    ((name.empty() && !slot<V>().initialized ? void(name = V::name.view()) : void()), ...);
-    throw failed_precondition_error("Attempting to use uninitialized value " + name);
-  }
-
-  template <class Buffers>
-  Buffers& buffers_for(std::size_t id) {
-    if (id >= plans_.size()) plans_.resize(id + 1);
-    auto& h = plans_[id];
-    if (!h.p) {
-      h.p = new Buffers();
-      h.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
-    }
-    return *static_cast<Buffers*>(h.p);
-  }
-
   std::unique_ptr<var_storage> vars_;
-  std::vector<plan_holder> plans_;
+  std::vector<detail::plan_holder> plans_;
   std::unique_ptr<detail::plan_pools> const_plans_;  // the buffers of runs through a const session
   std::ostream* print_stream_ = &std::cerr;
 };
@@ -779,7 +856,6 @@ struct run_context {
   using info = graph::path_info<Fetches, Fed>;
   using order = typename info::order;
   using plan = detail::run_plan<info, Fed, run_context>;
-  using materialized = typename plan::materialized;
   using buffers_type = typename plan::buffers;
   /// Plans of scalars only are kept on the stack of run(), not in the session.
   static constexpr bool small_plan =
@@ -791,10 +867,8 @@ struct run_context {
   buffers_type& buffers;
 
   /// What the steps reach (see detail::run_env).
-  auto env() noexcept {
-    return detail::run_env<buffers_type, FeedTuple, typename Session::var_storage>{buffers, feeds,
-                                                                                    *session.vars_, this};
-  }
+  using env_type = detail::run_env<buffers_type, FeedTuple, typename Session::var_storage>;
+  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this}; }
 
   template <class N>
   auto& buffer() noexcept {
@@ -849,13 +923,14 @@ void run_steps(Env& env, mp::mp_list<S...>) {
   }
 }
 
-template <class Ctx, class... N, bool Single>
-auto collect(Ctx& ctx, mp::mp_list<N...>, std::bool_constant<Single>) {
+// The fetched values, from their sources (Src...) as their result types (R...).
+template <class Env, class... Src, class... R, bool Single>
+auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>, std::bool_constant<Single>) {
   if constexpr (Single) {
-    using F = mp::mp_front<mp::mp_list<N...>>;
-    return fetch_result_t<F>(ctx.template value<F>());
+    using F = mp::mp_front<mp::mp_list<R...>>;
+    return F(eval(Src{}, env)...);
   } else {
-    return std::tuple<fetch_result_t<N>...>(fetch_result_t<N>(ctx.template value<N>())...);
+    return std::tuple<R...>(R(eval(Src{}, env))...);
   }
 }
 
@@ -882,15 +957,13 @@ inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds
     using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
 
-    using unfed = mp::mp_copy_if_q<mp::mp_filter<graph::is_placeholder_node, order>,
+    using unfed = mp::mp_copy_if_q<graph::select<graph::is_placeholder_node, order>,
                                      graph::not_in<fed>>;
     constexpr bool fed_ok = detail::check_feeds_impl<unfed>::value;
-    using read_vars = mp::mp_copy_if_q<mp::mp_filter<graph::is_variable_node, order>,
+    using read_vars = mp::mp_copy_if_q<graph::select<graph::is_variable_node, order>,
                                          graph::not_in<fed>>;
-    using effect_vars = mp::mp_apply<graph::append_lists,
-                                     mp::mp_transform<reads_of, order>>;
-    using written_vars = mp::mp_apply<graph::append_lists,
-                                      mp::mp_transform<targets_of, order>>;
+    using effect_vars = graph::concat<mp::mp_transform<reads_of, order>>;
+    using written_vars = graph::concat<mp::mp_transform<targets_of, order>>;
     using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
     constexpr bool vars_ok =
         detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
@@ -920,33 +993,40 @@ inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds
       (detail::check_feed_shape(feeds), ...);
       // One branch for all the flags, the error built out of line: the common path stays
       // short enough for the compiler to keep a training loop's values in registers.
-      if (!self.all_initialized(checked_vars{})) self.throw_uninitialized(checked_vars{});
+      if (!detail::all_initialized(*self.vars_, checked_vars{}))
+        detail::throw_uninitialized(*self.vars_, checked_vars{});
 
       using buffers_type = typename ctx_t::buffers_type;
+      using env_type = typename ctx_t::env_type;
+      using plan = typename ctx_t::plan;
+      using sources = mp::mp_transform<plan::template source, fetches>;
+      using results = mp::mp_transform<fetch_result_t, fetches>;
+      using single = std::is_same<Fetch, mp::mp_front<fetches>>;
       const feed_tuple feed_refs(feeds...);
+      // Steps and fetches go through env (detail functions named by short types), not
+      // through ctx's members (named by the session); effect nodes get ctx.
       if constexpr (ctx_t::small_plan) {
         // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
         buffers_type bufs{};
         ctx_t ctx{self, feed_refs, bufs};
-        auto env = ctx.env();
-        detail::run_steps(env, typename ctx_t::plan::steps{});
-        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+        env_type env{bufs, feed_refs, *self.vars_, &ctx};
+        detail::run_steps(env, typename plan::steps{});
+        return detail::collect(env, sources{}, results{}, single{});
       } else if constexpr (std::is_const_v<Self>) {
         const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, lease.get()};
-        auto env = ctx.env();
-        detail::run_steps(env, typename ctx_t::plan::steps{});
-        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+        env_type env{lease.get(), feed_refs, *self.vars_, &ctx};
+        detail::run_steps(env, typename plan::steps{});
+        return detail::collect(env, sources{}, results{}, single{});
       } else {
-        auto& bufs = self.template buffers_for<buffers_type>(detail::plan_id<ctx_t>);
+        auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, bufs};
-        auto env = ctx.env();
-        detail::run_steps(env, typename ctx_t::plan::steps{});
-        return detail::collect(ctx, fetches{}, std::is_same<Fetch, mp::mp_front<fetches>>{});
+        env_type env{bufs, feed_refs, *self.vars_, &ctx};
+        detail::run_steps(env, typename plan::steps{});
+        return detail::collect(env, sources{}, results{}, single{});
       }
     }
   }
 }
-
 
 }  // namespace typeflow
