@@ -105,7 +105,8 @@ template <template <class, class> class Edges, class Cut, class Visited, class N
 struct visit_impl<Edges, Cut, Visited, N, false> {
   // An error here means that N, an input of some node, is not a typeflow node.
   static_assert(node<N>, "a graph edge leads to a type that is not a typeflow node");
-  using type = typename add_visited<mp::mp_fold<Edges<Cut, N>, Visited, visitor<Edges, Cut>::template fn>, N>::type;
+  using inputs_visited = mp::mp_fold<Edges<Cut, N>, Visited, visitor<Edges, Cut>::template fn>;
+  using type = typename add_visited<inputs_visited, N>::type;
 };
 
 template <template <class, class> class Edges, class Cut, class Roots>
@@ -125,9 +126,6 @@ using path_order = detail::traverse<detail::path_edges, Fed, Fetches>;
 
 template <class N>
 using is_node = std::bool_constant<node<N>>;
-/// mp_append that accepts zero lists.
-template <class... L>
-using append_lists = mp::mp_append<mp::mp_list<>, L...>;
 
 // --- selections from long lists ----------------------------------------------------------
 //
@@ -161,14 +159,14 @@ template <class... L>
 struct concat_impl<mp::mp_list<L...>> {
   using type = mp::mp_rename<decltype((piece<>{} | ... | typename piece_of<L>::type{})), mp::mp_list>;
 };
-}  // namespace detail
 
 /// The nodes N of L (an mp_list) for which P<N>::value is true, in order: for short results.
 template <template <class> class P, class L>
-using select = typename detail::select_impl<P, L>::type;
+using select = typename select_impl<P, L>::type;
 /// The lists of Lists (an mp_list of mp_lists) one after the other: for mostly empty lists.
 template <class Lists>
-using concat = typename detail::concat_impl<Lists>::type;
+using concat = typename concat_impl<Lists>::type;
+}  // namespace detail
 /// Quoted predicate: N is not in the list L.
 template <class L>
 struct not_in {
@@ -359,7 +357,8 @@ template <class Trees, class N>
 struct tree_cat;
 template <class... L, class N>
 struct tree_cat<mp::mp_list<L...>, N> {
-  using type = mp::mp_rename<decltype((piece<>{} | ... | typename piece_of<L>::type{}) | piece<N>{}), mp::mp_list>;
+  using type =
+      mp::mp_rename<decltype((piece<>{} | ... | typename piece_of<L>::type{}) | piece<N>{}), mp::mp_list>;
 };
 }  // namespace detail
 
@@ -431,7 +430,7 @@ struct path_info {
   using tree_of_input = typename tree_of_input_impl<N>::type;
   template <class N>
   struct tree_impl {
-    // One fold of | (see graph::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
+    // One fold of | (see detail::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
     using type = typename detail::tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
   };
 

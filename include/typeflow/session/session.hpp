@@ -394,7 +394,8 @@ template <class Src, int Mode>
 struct flat_leaf {};
 
 // The distinct types of a list, by a fold of `|` over a set that stays short (the few
-// buffer types of a plan): mp_unique carries the rest of the list at each step.
+// buffer types of a plan): mp_unique carries the rest of the list at each step (as
+// graph::detail::select, traverse.hpp).
 struct skip_buffer {};  // not a buffer: a node fused into its consumer
 template <class... S>
 struct type_set {};
@@ -769,8 +770,8 @@ class session {
  public:
   /// Every node of the session's graph, inputs first.
   using graph_nodes = graph::graph_order<Roots...>;
-  using variables = graph::select<graph::is_variable_node, graph_nodes>;
-  using named_nodes = graph::select<graph::is_named, graph_nodes>;
+  using variables = graph::detail::select<graph::is_variable_node, graph_nodes>;
+  using named_nodes = graph::detail::select<graph::is_named, graph_nodes>;
   static_assert(detail::check_names_impl<named_nodes>::value);
 
   explicit session(Roots...)
@@ -957,13 +958,13 @@ inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds
     using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
 
-    using unfed = mp::mp_copy_if_q<graph::select<graph::is_placeholder_node, order>,
+    using unfed = mp::mp_copy_if_q<graph::detail::select<graph::is_placeholder_node, order>,
                                      graph::not_in<fed>>;
     constexpr bool fed_ok = detail::check_feeds_impl<unfed>::value;
-    using read_vars = mp::mp_copy_if_q<graph::select<graph::is_variable_node, order>,
+    using read_vars = mp::mp_copy_if_q<graph::detail::select<graph::is_variable_node, order>,
                                          graph::not_in<fed>>;
-    using effect_vars = graph::concat<mp::mp_transform<reads_of, order>>;
-    using written_vars = graph::concat<mp::mp_transform<targets_of, order>>;
+    using effect_vars = graph::detail::concat<mp::mp_transform<reads_of, order>>;
+    using written_vars = graph::detail::concat<mp::mp_transform<targets_of, order>>;
     using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
     constexpr bool vars_ok =
         detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
