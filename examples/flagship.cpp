@@ -31,7 +31,6 @@ int main(int argc, char** argv) {
   const auto test = fashion_mnist::load("t10k");
   std::printf("Fashion-MNIST: %zu training and %zu test images\n", train.size(), test.size());
 
-  tf::set_random_seed(42);
   auto x = tf::placeholder<"x", float, tf::shape<batch, 784>>();
   auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<batch>>();
   auto logits = model(x);
@@ -43,6 +42,7 @@ int main(int argc, char** argv) {
   auto accuracy = tf::reduce_mean(tf::cast<float>(tf::equal(tf::argmax<1>(model(test_x)), test_labels)));
 
   tf::session sess(train_op, accuracy);
+  sess.set_random_seed(42);  // tf.set_random_seed: the graph seed of unseeded initializers
   sess.run(tf::global_variables_initializer());
 
   std::vector<std::size_t> order(train.size());

@@ -88,11 +88,16 @@ int main() {
   static_assert(std::is_same_v<decltype(same_table), decltype(table)>);
 
   xt::xtensor_fixed<float, xt::xshape<2, 3>> other_values = {{0, 0, 0}, {0, 0, 0}};
+  auto other_table = tf::constant<"table">(other_values);  // another graph's "table"
+  EXPECT(tf::session(other_table).run(tf::reduce_sum(other_table)) == 0.0f);
   try {
-    tf::constant<"table">(other_values);
-    EXPECT(!"the definition throws");
+    auto both = table + other_table;  // two definitions of one node in one graph
+    EXPECT(!"building the node throws");
+    (void)both;
   } catch (const tf::already_exists_error& e) {
-    EXPECT(e.message() == "Constant table already exists with other values");
+    EXPECT(e.message() ==
+           "Constant table is defined twice in one graph, with different values; a node's name "
+           "identifies it: build it once and use that node");
   }
   // [/snippet named_twice]
 

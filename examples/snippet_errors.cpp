@@ -65,15 +65,18 @@ int main() {
   EXPECT(error_of<tf::invalid_argument_error>([&] { sess.run(x, tf::feed(x, two_columns)); }) ==
          "InvalidArgument: Cannot feed value of shape [1, 2] for placeholder 'x', which has shape [?, 3]");
 
-  EXPECT(error_of<tf::already_exists_error>([] { tf::variable<"count", float>(tf::init::ones()); }) ==
-         "AlreadyExists: Variable count already exists with another initializer; a variable's name, "
-         "dtype and shape identify it program-wide");
+  EXPECT(error_of<tf::already_exists_error>([] {
+           auto count = tf::variable<"count", float>(tf::init::zeros());
+           return count + tf::variable<"count", float>(tf::init::ones());
+         }) == "AlreadyExists: Variable count is defined twice in one graph, with different initializers; "
+               "a node's name identifies it: build it once and use that node");
 
   xt::xtensor_fixed<float, xt::xshape<2>> values = {1, 2};
-  tf::constant<"table">(values);
-  EXPECT(error_of<tf::already_exists_error>([] {
-           tf::constant<"table">(xt::xtensor_fixed<float, xt::xshape<2>>{1, 3});
-         }) == "AlreadyExists: Constant table already exists with other values");
+  auto table = tf::constant<"table">(values);
+  EXPECT(error_of<tf::already_exists_error>([&] {
+           return table + tf::constant<"table">(xt::xtensor_fixed<float, xt::xshape<2>>{1, 3});
+         }) == "AlreadyExists: Constant table is defined twice in one graph, with different values; a "
+               "node's name identifies it: build it once and use that node");
   EXPECT(error_of<tf::invalid_argument_error>([] {
            tf::constant<"square", float, tf::shape<2, 2>>(xt::xtensor<float, 2>{{1, 2}, {3, 4}, {5, 6}});
          }) == "InvalidArgument: Constant square has shape [2, 2] but its values have shape [3, 2]");

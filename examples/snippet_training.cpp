@@ -51,8 +51,7 @@ int main() {
     auto loss = tf::l2_loss(w - target);
     auto opt = tf::train::gradient_descent(1.0);
     auto [pair] = opt.compute_gradients(loss);              // ((gradient, w))
-    using gradient = typename decltype(pair)::gradient;
-    auto [clipped, norm] = tf::clip_by_global_norm(std::tuple<gradient>{}, tf::constant<5.0>());
+    auto [clipped, norm] = tf::clip_by_global_norm(std::make_tuple(pair.gradient_node), tf::constant<5.0>());
     auto train_op = opt.apply_gradients(tf::train::grad_and_var(std::get<0>(clipped), w));
     tf::session sess(train_op);
     sess.initialize_all();
@@ -60,6 +59,34 @@ int main() {
     sess.run(train_op);
     EXPECT(std::abs(sess.run(w)(0) - 3.0) < 1e-12);  // a step of length 5 toward the target
     // [/snippet clipping]
+  }
+  {
+    // [snippet hyperparameters]
+    auto w = tf::variable<"w", double, tf::shape<>, tf::init::ones()>();
+    auto loss = tf::square(w) * tf::constant<0.5>();  // the gradient is w
+
+    auto lr = tf::placeholder<"lr", double>();           // a learning rate fed per run
+    auto fed = tf::train::gradient_descent(lr).minimize(loss);
+    tf::session sess(fed);
+    sess.initialize_all();
+    sess.run(fed, tf::feed(lr, 0.5));  // w = 1 - 0.5 * 1
+    EXPECT(sess.run(w) == 0.5);
+
+    auto step = tf::train::global_step();                // a learning rate decayed by step
+    auto decayed = tf::train::exponential_decay(0.1, step, 100, 0.96, /*staircase=*/true);
+    auto train_op = tf::train::adam(decayed).minimize(loss, step);
+    tf::session decaying(train_op);
+    decaying.initialize_all();
+    decaying.run(train_op);
+    EXPECT(decaying.run(step) == 1 && decaying.run(decayed) == 0.1);
+
+    double configured = 0.25;                            // a number read at run time
+    auto sgd = tf::train::gradient_descent(configured).minimize(loss);  // "GradientDescent/learning_rate"
+    tf::session configured_sess(sgd);
+    configured_sess.initialize_all();
+    configured_sess.run(sgd);
+    EXPECT(configured_sess.run(w) == 0.75);
+    // [/snippet hyperparameters]
   }
   std::puts("snippet_training: ok");
   return 0;

@@ -65,9 +65,11 @@ int main() {
     again.initialize_all();
     EXPECT(again.run(a) == a0 && again.run(c) == c0);  // reproducible
 
-    tf::set_random_seed(2024);  // changes what unseeded initializers draw from now on
+    again.set_random_seed(2024);  // this session's graph seed: unseeded draws change
     again.initialize_all();
     EXPECT(again.run(a) == a0 && again.run(c) != c0);
+    sess.initialize_all();        // the first session keeps its own seed
+    EXPECT(sess.run(c) == c0);
     // [/snippet seeds]
   }
 
@@ -78,28 +80,32 @@ int main() {
   auto w_double = tf::variable<"w", double, tf::shape<784, 128>>();  // another dtype:
   static_assert(!std::is_same_v<decltype(w_double), decltype(w)>);   // another variable
 
+  auto w_zeros = tf::variable<"w", float, tf::shape<784, 128>>(tf::init::zeros());
+  static_assert(std::is_same_v<decltype(w_zeros), decltype(w)>);  // a second definition...
   try {
-    tf::variable<"w", float, tf::shape<784, 128>>(tf::init::zeros());
-    EXPECT(!"the definition throws");
+    auto both = w + w_zeros;  // ...meets the first in one graph
+    EXPECT(!"building the node throws");
+    (void)both;
   } catch (const tf::already_exists_error& e) {
     EXPECT(e.message() ==
-           "Variable w already exists with another initializer; a variable's name, dtype and "
-           "shape identify it program-wide");
+           "Variable w is defined twice in one graph, with different initializers; a node's name "
+           "identifies it: build it once and use that node");
   }
   // [/snippet identity]
 
   // [snippet handle]
-  using weights = decltype(w);  // the variable's type: use it to refer to the variable
+  // An initializer in the type makes the type itself a handle to the variable.
+  using weights = decltype(tf::variable<"w2", float, tf::shape<784, 128>, tf::init::zeros()>());
   tf::session model(tf::matmul(tf::placeholder<"x", float, tf::shape<1, 784>>(), weights{}) + b);
   // [/snippet handle]
 
   // [snippet state]
-  EXPECT(!model.is_initialized(w));
-  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w", "b"}));
+  EXPECT(!model.is_initialized(weights{}));
+  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w2", "b"}));
   model.initialize<decltype(b)>();  // one variable, as variables_initializer(b) does
-  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w"}));
+  EXPECT((model.uninitialized_names() == std::vector<std::string>{"w2"}));
   model.initialize_all();           // as running global_variables_initializer()
-  EXPECT(model.is_initialized(w) && model.is_initialized(b));
+  EXPECT(model.is_initialized(weights{}) && model.is_initialized(b));
   // [/snippet state]
 
   // [snippet per_session]

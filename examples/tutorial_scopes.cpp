@@ -43,7 +43,7 @@ int main() {
   // [snippet name]
   static_assert(tf::name_of<decltype(coef)>() == "first_scope/second_scope/coef");
   static_assert(std::is_same_v<decltype(coef),
-                               decltype(tf::variable<"first_scope/second_scope/coef", float>())>);
+                               decltype(tf::variable<"first_scope/second_scope/coef", float>(tf::init::constant(0.5)))>);
   // [/snippet name]
 
   // [snippet run]

@@ -1,5 +1,5 @@
 // Getting started, "Variable sharing" (docs/getting-started.md): a variable is its name,
-// element type and shape; every definition of it must agree.
+// element type and shape; the definitions that meet in one graph must agree.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -48,14 +48,16 @@ int main() {
          "add = add(mul, mul_1) : float32 []\n");
 
   // [snippet conflict]
+  auto zero_scale = tf::variable<"scale", float>(tf::init::zeros());  // another definition
   try {
-    tf::variable<"scale", float>(tf::init::zeros());
-    EXPECT(!"the definition throws");
+    auto both = sum * zero_scale;  // meets the first in one graph
+    EXPECT(!"building the node throws");
+    (void)both;
   } catch (const tf::already_exists_error& e) {
     std::cout << e.what() << '\n';
     EXPECT(e.message() ==
-           "Variable scale already exists with another initializer; a variable's name, dtype "
-           "and shape identify it program-wide");
+           "Variable scale is defined twice in one graph, with different initializers; a node's "
+           "name identifies it: build it once and use that node");
   }
   // [/snippet conflict]
 

@@ -28,7 +28,6 @@ int main(int argc, char** argv) {
   const auto train = fashion_mnist::load("train");
   const auto test = fashion_mnist::load("t10k");
 
-  tf::set_random_seed(42);
   auto x = tf::placeholder<"x", float, tf::shape<batch, 784>>();
   auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<batch>>();
   auto logits = model(x);
@@ -40,6 +39,7 @@ int main(int argc, char** argv) {
   auto accuracy = tf::reduce_mean(tf::cast<float>(tf::equal(tf::argmax<1>(model(test_x)), test_labels)));
 
   tf::session sess(train_op, accuracy);
+  sess.set_random_seed(42);  // tf.set_random_seed: the graph seed of unseeded initializers
   sess.run(tf::global_variables_initializer());
 
   const auto order = training_bench::permutation(train.size());

@@ -37,6 +37,7 @@
 #include "typeflow/train/adam.hpp"
 #include "typeflow/train/clip.hpp"
 #include "typeflow/train/gradient_descent.hpp"
+#include "typeflow/train/learning_rate_decay.hpp"
 #include "typeflow/train/momentum.hpp"
 #include "typeflow/train/optimizer.hpp"
 #include "typeflow/train/rmsprop.hpp"

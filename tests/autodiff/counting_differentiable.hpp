@@ -34,8 +34,8 @@ struct differentiable_counting_node
 /// The identity with the identity's gradient, counting each evaluation in
 /// differentiable_evaluations<Id>.
 template <int Id, typeflow::node A>
-constexpr differentiable_counting_node<A, Id> counted_differentiable(A) {
-  return {};
+constexpr differentiable_counting_node<A, Id> counted_differentiable(const A& a) {
+  return typeflow::make_node<differentiable_counting_node<A, Id>>(a);  // carries what a carries
 }
 
 }  // namespace typeflow_test

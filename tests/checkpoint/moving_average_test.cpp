@@ -48,7 +48,8 @@ TEST_CASE("ema: apply is a side effect: shadow -= (1 - decay) * (shadow - v), on
   sess.run(update);
   CHECK(sess.run(ema.average(v))(0) == doctest::Approx(14.375f));
   CHECK(sess.run(ema.average(s)) == doctest::Approx(1.875));
-  CHECK(ema.decay() == 0.75);
+  CHECK(sess.run(ema.decay()) == 0.75);  // the named constant "ema_a/decay"
+  static_assert(std::remove_cvref_t<decltype(ema.decay())>::name == tf::fixed_string("ema_a/decay"));
 }
 
 TEST_CASE("ema: with num_updates the decay is min(decay, (1 + n) / (10 + n))") {
@@ -67,13 +68,42 @@ TEST_CASE("ema: with num_updates the decay is min(decay, (1 + n) / (10 + n))") {
   CHECK(sess.run(ema.average(v)) == doctest::Approx(0.9 + 0.01 * 0.1));
 }
 
-TEST_CASE("ema: a definition is program-wide; another decay under the same name is refused") {
-  train::exponential_moving_average<"ema_def">(0.5);
-  CHECK_NOTHROW(train::exponential_moving_average<"ema_def">(0.5));
-  CHECK_THROWS_WITH_AS(train::exponential_moving_average<"ema_def">(0.6),
-                       doctest::Contains("ExponentialMovingAverage ema_def already exists with decay 0.5"),
+TEST_CASE("ema: the decay travels with the update node; two decays are two definitions") {
+  auto v = tf::variable<"ema/dv", double>(tf::init::constant(0));
+  auto set_v = tf::assign(v, tf::constant<1.0>());
+  auto slow = train::exponential_moving_average<"ema_def">(0.5).apply(v);
+  auto fast = train::exponential_moving_average<"ema_def">(0.25).apply(v);
+  static_assert(std::is_same_v<decltype(slow), decltype(fast)>);
+  auto shadow = train::exponential_moving_average<"ema_def">(0.5).average(v);
+  tf::session a(tf::group(slow, set_v)), b(tf::group(fast, set_v));
+  a.initialize_all();
+  b.initialize_all();
+  a.run(set_v);
+  b.run(set_v);
+  a.run(slow);
+  b.run(fast);
+  CHECK(a.run(shadow) == doctest::Approx(0.5));   // 0 - 0.5 * (0 - 1)
+  CHECK(b.run(shadow) == doctest::Approx(0.75));  // 0 - 0.75 * (0 - 1)
+  CHECK_THROWS_WITH_AS(tf::group(slow, fast), doctest::Contains("Constant ema_def/decay is defined twice"),
                        tf::already_exists_error);
-  CHECK_THROWS_AS(train::exponential_moving_average<"ema_bad">(1.5), tf::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(train::exponential_moving_average<"ema_bad">(1.5),
+                       "InvalidArgument: ExponentialMovingAverage ema_bad: decay 1.500000 is not in [0, 1]",
+                       tf::invalid_argument_error);
+}
+
+TEST_CASE("ema: the decay may be a node: fed per run") {
+  auto v = tf::variable<"ema/fv", double>(tf::init::constant(0));
+  auto set_v = tf::assign(v, tf::constant<1.0>());
+  auto decay = tf::placeholder<"ema_decay", double>();
+  auto ema = train::exponential_moving_average<"ema_fed">(decay);
+  auto update = ema.apply(v);
+  tf::session sess(tf::group(update, set_v));
+  sess.initialize_all();
+  sess.run(set_v);
+  sess.run(update, tf::feed(decay, 0.5));
+  CHECK(sess.run(ema.average(v)) == doctest::Approx(0.5));
+  sess.run(update, tf::feed(decay, 0.0));
+  CHECK(sess.run(ema.average(v)) == doctest::Approx(1.0));
 }
 
 TEST_CASE("ema: an uninitialized shadow makes apply fail, naming it") {

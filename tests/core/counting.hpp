@@ -27,8 +27,8 @@ struct counting_node
 
 /// The identity, counting each evaluation in evaluations<Id>.
 template <int Id, typeflow::node A>
-constexpr counting_node<A, Id> counted(A) {
-  return {};
+constexpr counting_node<A, Id> counted(const A& a) {
+  return typeflow::make_node<counting_node<A, Id>>(a);  // carries what a carries
 }
 
 }  // namespace typeflow_test

@@ -25,14 +25,29 @@ TEST_CASE("each error class carries its code and prefixes what() with the code's
   static_assert(std::is_base_of_v<tf::error, tf::data_loss_error>);
 }
 
-TEST_CASE("a named constant redefined with other values is refused") {
+TEST_CASE("a named constant defined twice with other values in one graph is refused, naming it") {
   using values = xt::xtensor_fixed<float, xt::xshape<2>>;
   auto c = tf::constant<"errors_table">(values{1, 2});
-  CHECK_NOTHROW(tf::constant<"errors_table">(values{1, 2}));
-  CHECK_THROWS_WITH_AS(tf::constant<"errors_table">(values{1, 3}),
-                       "AlreadyExists: Constant errors_table already exists with other values", tf::already_exists_error);
-  tf::session sess(c);
+  auto same = tf::constant<"errors_table">(values{1, 2});
+  auto other = tf::constant<"errors_table">(values{1, 3});  // alone, another graph's definition
+  CHECK_NOTHROW(c + same);
+  CHECK_THROWS_WITH_AS(c + other,
+                       "AlreadyExists: Constant errors_table is defined twice in one graph, with different "
+                       "values; a node's name identifies it: build it once and use that node",
+                       tf::already_exists_error);
+  CHECK_THROWS_AS(tf::session(c, other), tf::already_exists_error);
+  tf::session sess(c), sess_other(other);
   CHECK(sess.run(c) == values{1, 2});
+  CHECK(sess_other.run(other) == values{1, 3});
+}
+
+TEST_CASE("a session whose roots were built from a node's type, not its factory, says so") {
+  using table = tf::named_constant_node<"errors_typed", float, tf::shape<2>>;
+  CHECK_THROWS_WITH_AS(tf::session(table{} * tf::constant<2.0f>()),
+                       "FailedPrecondition: The session's roots carry no value for errors_typed: build it "
+                       "with its factory (typeflow::constant, typeflow::variable) and build the roots from "
+                       "that node, not from its type",
+                       tf::failed_precondition_error);
 }
 
 TEST_CASE("check_numerics names its message, and what it found") {

@@ -1,7 +1,7 @@
 // Variable initializers (ops/init.hpp): zeros, ones and constant exactly; random ones
 // reproducible for a seed and different across seeds, with the right statistics on a
 // [100, 100] variable; truncated normal within two standard deviations; glorot_uniform's
-// limit sqrt(6 / (fan_in + fan_out)); set_random_seed for initializers without a seed.
+// limit sqrt(6 / (fan_in + fan_out)); session::set_random_seed for initializers without a seed.
 //
 // A variable's name, dtype and shape identify it program-wide, with one initializer: each
 // test uses its own variable names.
@@ -171,29 +171,31 @@ TEST_CASE("glorot_uniform: uniform on +-sqrt(6 / (fan_in + fan_out))") {
   CHECK(sess.run(square) != sess.run(other_seed));
 }
 
-TEST_CASE("set_random_seed decides the draws of initializers without a seed") {
-  const std::uint64_t saved = tf::detail::global_seed();
+TEST_CASE("session::set_random_seed decides the draws of initializers without a seed") {
   auto u = tf::variable<"init_unseeded", float, tf::shape<8>>(tf::init::random_uniform(0, 1));
   auto u2 = tf::variable<"init_unseeded_2", float, tf::shape<8>>(tf::init::random_uniform(0, 1));
   auto seeded = tf::variable<"init_seeded", float, tf::shape<8>>(tf::init::random_uniform(0, 1, 5));
   tf::session sess(u, u2, seeded);
 
-  tf::set_random_seed(1);
+  sess.set_random_seed(1);
   sess.initialize_all();
   const auto u_1 = sess.run(u);
   const auto seeded_1 = sess.run(seeded);
   // Two unseeded variables draw differently (their names enter the seed).
   CHECK(u_1 != sess.run(u2));
 
-  tf::set_random_seed(2);
+  sess.set_random_seed(2);
   sess.initialize_all();
-  CHECK(sess.run(u) != u_1);             // the program seed changed the draws
+  CHECK(sess.run(u) != u_1);             // the graph seed changed the draws
   CHECK(sess.run(seeded) == seeded_1);   // an initializer's own seed wins
 
-  tf::set_random_seed(1);
   tf::session other(u);
+  other.set_random_seed(1);
   other.initialize_all();
-  CHECK(other.run(u) == u_1);            // the same program seed reproduces them
+  CHECK(other.run(u) == u_1);            // the same graph seed reproduces them
 
-  tf::set_random_seed(saved);
+  // The seed is the session's: a third session keeps the default and draws otherwise.
+  tf::session third(u);
+  third.initialize_all();
+  CHECK(third.run(u) != u_1);
 }

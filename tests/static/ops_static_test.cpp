@@ -230,8 +230,11 @@ TEST_CASE("static op tests compiled; run-time values agree with the static rules
   const auto dv = sess.run(doubled, tf::feed(x, v));
   CHECK(dv(0, 0) == 0.5f);
   CHECK(dv(0, 2) == 3.0f);
-  const auto r = sess.run(tf::reduce_sum<1>(tf::constant<"ops_static_ones">(xt::xtensor_fixed<float, xt::xshape<2, 3>>{
-      {1, 1, 1}, {1, 1, 1}})));
+  // A named constant's values travel with the nodes built from it to the session they root.
+  const auto ones_sum = tf::reduce_sum<1>(
+      tf::constant<"ops_static_ones">(xt::xtensor_fixed<float, xt::xshape<2, 3>>{{1, 1, 1}, {1, 1, 1}}));
+  tf::session ones_sess(ones_sum);
+  const auto r = ones_sess.run(ones_sum);
   static_assert(std::is_same_v<std::remove_const_t<decltype(r)>, xt::xtensor_fixed<float, xt::xshape<2>>>);
   CHECK(r(0) == 3.0f);
   CHECK(r(1) == 3.0f);

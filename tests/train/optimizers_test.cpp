@@ -100,8 +100,10 @@ TEST_CASE("adam: bias-corrected steps, slots 'w/Adam' and 'w/Adam_1', beta1_powe
     CHECK(ms(i) == doctest::Approx(m[i]).epsilon(1e-12));
     CHECK(vs(i) == doctest::Approx(v[i]).epsilon(1e-12));
   }
-  auto beta1_power = tf::variable<"beta1_power", double>(tf::init::constant(0.9));
-  auto beta2_power = tf::variable<"beta2_power", double>(tf::init::constant(0.999));
+  auto beta1_power = tf::train::non_slot<0>(opt, w);
+  auto beta2_power = tf::train::non_slot<1>(opt, w);
+  static_assert(decltype(beta1_power)::name == tf::fixed_string("beta1_power"));
+  static_assert(decltype(beta2_power)::name == tf::fixed_string("beta2_power"));
   CHECK(sess.run(beta1_power) == doctest::Approx(b1p).epsilon(1e-12));
   CHECK(sess.run(beta2_power) == doctest::Approx(b2p).epsilon(1e-12));
 }
@@ -170,7 +172,7 @@ TEST_CASE("compute_gradients / apply_gradients with clipping in between") {
   auto loss = tf::constant<0.5>() * tf::reduce_sum(tf::square(w - target));
   auto opt = tf::train::gradient_descent<"GD_clip">(1.0);
   auto [pair] = opt.compute_gradients(loss);
-  auto [clipped, norm] = tf::clip_by_global_norm(std::make_tuple(typename decltype(pair)::gradient{}), tf::constant<5.0>());
+  auto [clipped, norm] = tf::clip_by_global_norm(std::make_tuple(pair.gradient_node), tf::constant<5.0>());
   auto [g] = clipped;
   auto train_op = opt.apply_gradients(tf::train::grad_and_var(g, w));
   tf::session sess(train_op);
@@ -182,10 +184,24 @@ TEST_CASE("compute_gradients / apply_gradients with clipping in between") {
   CHECK(got(1) == doctest::Approx(4.0));
 }
 
-TEST_CASE("an optimizer's hyperparameters are its definition: another value under the same name is refused") {
-  CHECK_NOTHROW(tf::train::gradient_descent<"GD_defined">(0.5));
-  CHECK_NOTHROW(tf::train::gradient_descent<"GD_defined">(0.5));
-  CHECK_THROWS_WITH_AS(tf::train::gradient_descent<"GD_defined">(0.25),
-                       doctest::Contains("Optimizer GD_defined already exists with other hyperparameters"),
+TEST_CASE("an optimizer's hyperparameters travel with its update node: two learning rates, two sessions") {
+  // Nothing is program-wide: one model, two optimizers of one name with other learning
+  // rates, each session holding the value of the update node it was given.
+  auto w = tf::variable<"hyper_w", double, tf::shape<2>>(tf::init::constant(1.0));
+  auto slow = tf::train::gradient_descent<"GD_defined">(0.5).minimize(quadratic_loss(w));
+  auto fast = tf::train::gradient_descent<"GD_defined">(0.25).minimize(quadratic_loss(w));
+  static_assert(std::is_same_v<decltype(slow), decltype(fast)>);  // one graph, two definitions
+  tf::session a(slow), b(fast);
+  a.initialize_all();
+  b.initialize_all();
+  a.run(slow);
+  b.run(fast);
+  const auto g = gradient_at({1.0, 1.0});
+  CHECK(a.run(w)(0) == doctest::Approx(1.0 - 0.5 * g[0]));
+  CHECK(b.run(w)(0) == doctest::Approx(1.0 - 0.25 * g[0]));
+  // Both definitions in one graph are a conflict, named.
+  CHECK_THROWS_WITH_AS(tf::group(slow, fast),
+                       "AlreadyExists: Constant GD_defined/learning_rate is defined twice in one graph, with "
+                       "different values; a node's name identifies it: build it once and use that node",
                        tf::already_exists_error);
 }

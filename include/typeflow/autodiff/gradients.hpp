@@ -38,17 +38,20 @@ struct initial_gradient_must_have_the_shape_of_y {
 /// `grad_ys(y, gy)`: differentiate y with gy as the initial gradient (TensorFlow's
 /// grad_ys), for a non-scalar y. Pass it to gradients() in place of y.
 template <class Y, class GY>
-struct grad_ys_t {};
+struct grad_ys_t {
+  Y y;  // the nodes, for what they carry (core/definition.hpp)
+  GY gy;
+};
 
 template <node Y, node GY>
-constexpr grad_ys_t<Y, GY> grad_ys(Y, GY) {
+constexpr grad_ys_t<Y, GY> grad_ys(const Y& y, const GY& gy) {
   if constexpr (!std::is_same_v<shape_of<Y>, shape_of<GY>>) {
     static_assert(initial_gradient_must_have_the_shape_of_y<shape_of<Y>, shape_of<GY>>::value,
                   "typeflow::grad_ys(y, gy): gy must have the shape of y");
   }
   static_assert(std::is_same_v<value_type_of<Y>, value_type_of<GY>>,
                 "typeflow::grad_ys(y, gy): gy must have the element type of y");
-  return {};
+  return {y, gy};
 }
 
 namespace autodiff {
@@ -169,22 +172,26 @@ using gradient_t = detail::or_zeros<
 
 }  // namespace autodiff
 
+/// The gradient of y with respect to one x.
+template <class Y, node X>
+constexpr autodiff::gradient_t<Y, X> gradient(const Y& y, const X& x) {
+  if constexpr (node<Y>) {
+    return make_node<autodiff::gradient_t<Y, X>>(y, x);
+  } else {
+    return make_node<autodiff::gradient_t<Y, X>>(y.y, y.gy, x);
+  }
+}
+
 /// `gradients(y, x1, x2)` is tf.gradients(y, [x1, x2]): a std::tuple of gradient nodes,
 /// each of its x's shape. They are ordinary nodes: fetch them, use them in expressions,
 /// differentiate them again. Where no path joins x to y the gradient is zeros of x's
 /// shape (TensorFlow gives None). y may be grad_ys(y, gy) for a non-scalar y; a
 /// non-scalar y alone is differentiated as the sum of its elements, like TensorFlow.
 template <class Y, node... X>
-constexpr auto gradients(Y, X...) {
+constexpr auto gradients(const Y& y, const X&... x) {
   static_assert(node<Y> || requires { typename autodiff::detail::target<Y>::seed; },
                 "typeflow::gradients(y, x...): y must be a node or typeflow::grad_ys(y, gy)");
-  return std::tuple<autodiff::gradient_t<Y, X>...>{};
-}
-
-/// The gradient of y with respect to one x.
-template <class Y, node X>
-constexpr autodiff::gradient_t<Y, X> gradient(Y, X) {
-  return {};
+  return std::tuple<autodiff::gradient_t<Y, X>...>{gradient(y, x)...};
 }
 
 }  // namespace typeflow

@@ -1,6 +1,7 @@
 // typeflow/core/node.hpp — what a node is.
 //
-// A node is an empty class type; its type is its identity (DESIGN rule 1). It says
+// A node is a small class type; its type is its identity (DESIGN rule 1). Its object holds
+// only the run-time definitions its graph needs (core/definition.hpp). It says
 //   value_type   its element type (float, double, int32_t, int64_t, bool),
 //   shape_type   its static shape, `shape<...>`,
 //   inputs       an mp_list of the nodes its value is computed from,
@@ -18,6 +19,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "typeflow/core/definition.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/shape.hpp"
@@ -34,23 +36,42 @@ enum class node_kind {
   effect,       // `static decltype(auto) effect(ctx, inputs...)`: may touch session state
 };
 
-/// Base of every node type; empty, so nodes cost nothing to copy.
+/// Base of every node type.
 struct node_base {};
 
+/// What most nodes are: an element type, a shape, inputs and a kind, and the run-time
+/// definitions the inputs carry (core/definition.hpp; empty and free when they carry none).
 template <class T, class S, node_kind K, class... In>
 struct node_facade : node_base {
   using value_type = T;
   using shape_type = S;
   using inputs = mp::mp_list<In...>;
   static constexpr node_kind kind = K;
+  using carried = carried_union_t<In...>;
+  [[no_unique_address]] definitions_t<carried> defs{};
+};
+
+/// node_facade of a node that also writes the variables Targets... (its `targets`, graph
+/// edges that are not evaluated): it carries their definitions too.
+template <class T, class S, node_kind K, class Targets, class... In>
+struct writer_facade;
+template <class T, class S, node_kind K, class... Targets, class... In>
+struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base {
+  using value_type = T;
+  using shape_type = S;
+  using inputs = mp::mp_list<In...>;
+  using targets = mp::mp_list<Targets...>;
+  static constexpr node_kind kind = K;
+  using carried = carried_union_t<In..., Targets...>;
+  [[no_unique_address]] definitions_t<carried> defs{};
 };
 
 /// A typeflow graph node. An error here means the argument is not a node:
 /// build nodes with typeflow::placeholder, variable, constant or an op.
-// (Builtins, not std::is_base_of_v / is_empty_v: a variable template per node would be a
-// symbol named after the node's type; see graph/traverse.hpp.)
+// (A builtin, not std::is_base_of_v: a variable template per node would be a symbol named
+// after the node's type; see graph/traverse.hpp.)
 template <class N>
-concept node = __is_base_of(node_base, N) && __is_empty(N) && requires {
+concept node = __is_base_of(node_base, N) && requires {
   typename N::value_type;
   typename N::shape_type;
   typename N::inputs;

@@ -65,8 +65,13 @@ struct name_scope {
   template <fixed_string Name>
   static constexpr auto full_name = join_names<Prefix, Name>();
 
+  template <fixed_string Name, element_type T, shape_type S = scalar,
+            init::initializer I = init::default_for<T>::value>
+  constexpr auto variable() const {
+    return typeflow::variable<join_names<Prefix, Name>(), T, S, I>();
+  }
   template <fixed_string Name, element_type T, shape_type S = scalar>
-  auto variable(const init::initializer& i = detail::default_initializer<T>()) const {
+  auto variable(const init::initializer& i) const {
     return typeflow::variable<join_names<Prefix, Name>(), T, S>(i);
   }
   template <fixed_string Name, element_type T, shape_type S = scalar>
@@ -81,8 +86,8 @@ struct name_scope {
   /// The expression with its anonymous ops placed in this scope (named nodes and ops
   /// already scoped stay as they are).
   template <node N>
-  constexpr auto operator()(N) const {
-    return typename detail::in_scope_impl<Prefix, N>::type{};
+  constexpr auto operator()(const N& n) const {
+    return make_node<typename detail::in_scope_impl<Prefix, N>::type>(n);
   }
 };
 

@@ -48,10 +48,10 @@ struct check_numerics_node : node_facade<value_type_of<X>, shape_of<X>, node_kin
 /// `check_numerics<"message">(x)`: x's value; a run through it fails with
 /// invalid_argument_error "message : Tensor had NaN values" when x holds a NaN or Inf.
 template <fixed_string Message, node X>
-constexpr check_numerics_node<Message, X> check_numerics(X) {
+constexpr check_numerics_node<Message, X> check_numerics(const X& x) {
   static_assert(op_needs_a_floating_point_operand<value_type_of<X>>::value,
                 "typeflow::check_numerics<\"message\">(x) needs a float or double x");
-  return {};
+  return make_node<check_numerics_node<Message, X>>(x);
 }
 
 }  // namespace typeflow

@@ -77,8 +77,8 @@ struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect
 /// (std::cerr unless session::set_print_stream chose another). Off the path, or when x is
 /// fed, it prints nothing. `print<"m", 10>(...)` prints up to 10 elements per tensor.
 template <fixed_string Message, std::size_t Summarize = 3, node X, node... Watched>
-constexpr print_node<Message, Summarize, X, Watched...> print(X, Watched...) {
-  return {};
+constexpr print_node<Message, Summarize, X, Watched...> print(const X& x, const Watched&... watched) {
+  return make_node<print_node<Message, Summarize, X, Watched...>>(x, watched...);
 }
 
 }  // namespace typeflow

@@ -66,15 +66,15 @@ struct arg_reduce_node
 
 /// tf.argmax(x, axis): the index of the largest element along Axis (the first on ties).
 template <std::ptrdiff_t Axis, node A>
-constexpr arg_reduce_node<detail::argmax_tag, A, Axis> argmax(A) {
+constexpr arg_reduce_node<detail::argmax_tag, A, Axis> argmax(const A& a) {
   static_assert(detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmax<axis>(x): axis out of range");
-  return {};
+  return make_node<arg_reduce_node<detail::argmax_tag, A, Axis>>(a);
 }
 /// tf.argmin(x, axis)
 template <std::ptrdiff_t Axis, node A>
-constexpr arg_reduce_node<detail::argmin_tag, A, Axis> argmin(A) {
+constexpr arg_reduce_node<detail::argmin_tag, A, Axis> argmin(const A& a) {
   static_assert(detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmin<axis>(x): axis out of range");
-  return {};
+  return make_node<arg_reduce_node<detail::argmin_tag, A, Axis>>(a);
 }
 
 }  // namespace typeflow

@@ -42,45 +42,29 @@ constexpr literal_node<V, T> constant() {
   return {};
 }
 
-/// A named constant tensor. Its data is defined once per program, by
-/// `constant<"table">(values)`; defining it again with other values throws.
+/// A named constant tensor: `constant<"table">(values)`. Its values are its definition,
+/// shared (immutable) by the node objects that reach it and the sessions that hold it.
 template <fixed_string Name, element_type T, shape_type S>
 struct named_constant_node : node_facade<T, S, node_kind::leaf> {
   static constexpr auto name = Name;
   static constexpr bool is_named_constant = true;
   static constexpr std::string_view op_name = "Const";
   using storage_type = storage_t<T, S>;
+  using definition_type = std::shared_ptr<const storage_type>;
+  definition_type definition{};
 
-  static const storage_type& value() {
-    const auto& r = registry();
-    if (!r) throw failed_precondition_error("Constant " + std::string(Name.view()) + " has no value: define it with typeflow::constant<\"" + std::string(Name.view()) + "\">(values)");
-    return *r;
-  }
+  /// The values, checked against the node's shape.
   template <class E>
-  static void define(const E& values) {
-    auto& r = registry();
-    storage_type v{};
+  static definition_type make_definition(const E& values) {
     if constexpr (std::is_arithmetic_v<storage_type>) {
-      v = static_cast<T>(values);
+      return std::make_shared<const storage_type>(static_cast<T>(values));
     } else {
       if (!shape_matches<S>(runtime_shape(values)))
         throw invalid_argument_error("Constant " + std::string(Name.view()) + " has shape " +
                                      shape_string<S>() + " but its values have shape " +
                                      shape_string(runtime_shape(values)));
-      v = values;
+      return std::make_shared<const storage_type>(values);
     }
-    if (r) {
-      if (!(*r == v))
-        throw already_exists_error("Constant " + std::string(Name.view()) + " already exists with other values");
-      return;
-    }
-    r = std::make_unique<storage_type>(std::move(v));
-  }
-
- private:
-  static std::unique_ptr<storage_type>& registry() {
-    static std::unique_ptr<storage_type> v;
-    return v;
   }
 };
 
@@ -116,16 +100,18 @@ template <fixed_string Name, class E>
 auto constant(const E& values) {
   using traits = detail::constant_traits<E>;
   using N = named_constant_node<Name, typename traits::value_type, typename traits::shape_type>;
-  N::define(values);
-  return N{};
+  N n;
+  n.definition = N::make_definition(values);
+  return n;
 }
 
 /// `constant<"table", float, shape<2, 3>>(values)`: element type and shape chosen.
 template <fixed_string Name, element_type T, shape_type S, class E>
 auto constant(const E& values) {
   using N = named_constant_node<Name, T, S>;
-  N::define(values);
-  return N{};
+  N n;
+  n.definition = N::make_definition(values);
+  return n;
 }
 
 }  // namespace typeflow

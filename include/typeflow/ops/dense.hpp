@@ -31,19 +31,39 @@ inline constexpr sigmoid_t sigmoid{};
 
 namespace layers {
 
-/// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
-/// activation(matmul(x, kernel) + bias) with variables "dense/kernel" [in, 128]
-/// (glorot_uniform) and "dense/bias" [128] (zeros). `dense<128, "hidden">(x)` names
-/// them "hidden/kernel" and "hidden/bias"; a scope's full_name<"dense"> nests them.
-template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
-auto dense(X x, Activation act = {}, const init::initializer& kernel_init = init::glorot_uniform(),
-           const init::initializer& bias_init = init::zeros()) {
-  using T = value_type_of<X>;
-  static_assert(floating_element<T>, "layers::dense(x): x must be float or double");
+namespace detail {
+template <std::size_t Units, fixed_string Name, node X>
+constexpr void check_dense_input() {
+  static_assert(floating_element<value_type_of<X>>, "layers::dense(x): x must be float or double");
   static_assert(shape_of<X>::rank == 2 && shape_of<X>::dims[1] != dyn,
                 "layers::dense(x): x must be [batch, features] with a static number of features");
-  constexpr std::ptrdiff_t in = shape_of<X>::dims[1];
-  auto kernel = variable<join_names<Name, "kernel">(), T, shape<in, std::ptrdiff_t(Units)>>(kernel_init);
+}
+template <std::size_t Units, node X>
+using kernel_shape = shape<shape_of<X>::dims[1], std::ptrdiff_t(Units)>;
+}  // namespace detail
+
+/// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
+/// activation(matmul(x, kernel) + bias) with variables "dense/kernel" [in, 128]
+/// (glorot_uniform) and "dense/bias" [128] (zeros), their initializers in their types.
+/// `dense<128, "hidden">(x)` names them "hidden/kernel" and "hidden/bias"; a scope's
+/// full_name<"dense"> nests them.
+template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
+auto dense(const X& x, Activation act = {}) {
+  detail::check_dense_input<Units, Name, X>();
+  using T = value_type_of<X>;
+  auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>, init::glorot_uniform()>();
+  auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>, init::zeros()>();
+  return act(matmul(x, kernel) + bias);
+}
+
+/// The same with initializers known at run time (kernel_initializer, bias_initializer),
+/// carried by the variables.
+template <std::size_t Units, fixed_string Name = "dense", node X, class Activation>
+auto dense(const X& x, Activation act, const init::initializer& kernel_init,
+           const init::initializer& bias_init = init::zeros()) {
+  detail::check_dense_input<Units, Name, X>();
+  using T = value_type_of<X>;
+  auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>>(kernel_init);
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>>(bias_init);
   return act(matmul(x, kernel) + bias);
 }

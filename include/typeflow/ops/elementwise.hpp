@@ -114,7 +114,7 @@ struct adapt_literal<A, B> {
 /// Builds the node of a binary elementwise op, checking element types and shapes.
 /// After a failed check it returns a node of a valid type, so only one error shows.
 template <class Fn, class A, class B>
-constexpr auto make_binary(A, B) {
+constexpr auto make_binary(const A& a, const B& b) {
   using LA = typename detail::adapt_literal<A, B>::type;
   using LB = typename detail::adapt_literal<B, A>::type;
   constexpr bool same_type = operands_must_have_the_same_element_type<value_type_of<LA>, value_type_of<LB>>::value;
@@ -126,15 +126,15 @@ constexpr auto make_binary(A, B) {
                 "the operands' static shapes are not compatible for broadcasting (numpy rules: "
                 "trailing dimensions must be equal or 1)");
   if constexpr (same_type && shapes_ok) {
-    return elementwise_node<Fn, LA, LB>{};
+    return make_node<elementwise_node<Fn, LA, LB>>(a, b);
   } else {
     return elementwise_node<Fn, LA, LA>{};  // inert: the error above is the one to read
   }
 }
 
 template <class Fn, class A>
-constexpr auto make_unary(A) {
-  return elementwise_node<Fn, A>{};
+constexpr auto make_unary(const A& a) {
+  return make_node<elementwise_node<Fn, A>>(a);
 }
 
 }  // namespace typeflow

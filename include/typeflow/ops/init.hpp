@@ -1,9 +1,13 @@
 // typeflow/ops/init.hpp — variable initializers (tf.zeros_initializer, ...), seeded.
 //
-// An initializer is a small value; `fill` writes it into a variable's storage. Random
-// initializers draw from std::mt19937_64 seeded by the initializer's seed, or, when it
-// has none, by the variable's name and the program-wide seed (set_random_seed), so a
-// program initializes the same way on every run, like TensorFlow with a graph seed.
+// An initializer is a small literal value, usable as a template argument: a variable's
+// initializer is part of its type (`variable<"w", float, shape<2>, init::zeros()>()`), or
+// travels with the variable object when it is known only at run time
+// (`variable<"w", float, shape<2>>(init::truncated_normal(0, stddev))`). `fill` writes it
+// into a variable's storage. Random initializers draw from std::mt19937_64 seeded by the
+// initializer's seed, or, when it has none, by the variable's name and the session's graph
+// seed (session::set_random_seed), so a program initializes the same way on every run, like
+// TensorFlow with a graph seed.
 #pragma once
 
 #include <cmath>
@@ -22,59 +26,84 @@ namespace init {
 
 enum class kind : std::uint8_t { zeros, ones, constant, random_uniform, random_normal, truncated_normal, glorot_uniform };
 
+/// A structural type: an initializer can be a template argument.
 struct initializer {
   init::kind kind = init::kind::zeros;
   double a = 0;  // value, minval or mean
   double b = 0;  // maxval or stddev
-  std::optional<std::uint64_t> seed{};
-  friend bool operator==(const initializer&, const initializer&) = default;
+  bool has_seed = false;
+  std::uint64_t seed = 0;
+  friend constexpr bool operator==(const initializer&, const initializer&) = default;
 };
 
-/// tf.zeros_initializer()
-constexpr initializer zeros() { return {kind::zeros, 0, 0, {}}; }
-/// tf.ones_initializer()
-constexpr initializer ones() { return {kind::ones, 1, 0, {}}; }
-/// tf.constant_initializer(value)
-constexpr initializer constant(double value) { return {kind::constant, value, 0, {}}; }
-/// tf.random_uniform_initializer(minval, maxval, seed): uniform on [minval, maxval).
-constexpr initializer random_uniform(double minval = 0, double maxval = 1, std::optional<std::uint64_t> seed = {}) {
-  return {kind::random_uniform, minval, maxval, seed};
-}
-/// tf.random_normal_initializer(mean, stddev, seed)
-constexpr initializer random_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
-  return {kind::random_normal, mean, stddev, seed};
-}
-/// tf.truncated_normal_initializer(mean, stddev, seed): redraws values beyond two stddevs.
-constexpr initializer truncated_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
-  return {kind::truncated_normal, mean, stddev, seed};
-}
-/// tf.glorot_uniform_initializer(seed): uniform on ±sqrt(6 / (fan_in + fan_out)).
-constexpr initializer glorot_uniform(std::optional<std::uint64_t> seed = {}) {
-  return {kind::glorot_uniform, 0, 0, seed};
-}
-
-}  // namespace init
-
 namespace detail {
-inline std::uint64_t& global_seed() {
-  static std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
-  return seed;
-}
-constexpr std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  return h;
+constexpr initializer make(kind k, double a, double b, std::optional<std::uint64_t> seed) {
+  return {k, a, b, seed.has_value(), seed.value_or(0)};
 }
 }  // namespace detail
 
-/// tf.set_random_seed: the seed of every random initializer that has none of its own.
-inline void set_random_seed(std::uint64_t seed) { detail::global_seed() = seed; }
+/// tf.zeros_initializer()
+constexpr initializer zeros() { return {kind::zeros, 0, 0, false, 0}; }
+/// tf.ones_initializer()
+constexpr initializer ones() { return {kind::ones, 1, 0, false, 0}; }
+/// tf.constant_initializer(value)
+constexpr initializer constant(double value) { return {kind::constant, value, 0, false, 0}; }
+/// tf.random_uniform_initializer(minval, maxval, seed): uniform on [minval, maxval).
+constexpr initializer random_uniform(double minval = 0, double maxval = 1, std::optional<std::uint64_t> seed = {}) {
+  return detail::make(kind::random_uniform, minval, maxval, seed);
+}
+/// tf.random_normal_initializer(mean, stddev, seed)
+constexpr initializer random_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
+  return detail::make(kind::random_normal, mean, stddev, seed);
+}
+/// tf.truncated_normal_initializer(mean, stddev, seed): redraws values beyond two stddevs.
+constexpr initializer truncated_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
+  return detail::make(kind::truncated_normal, mean, stddev, seed);
+}
+/// tf.glorot_uniform_initializer(seed): uniform on ±sqrt(6 / (fan_in + fan_out)).
+constexpr initializer glorot_uniform(std::optional<std::uint64_t> seed = {}) {
+  return detail::make(kind::glorot_uniform, 0, 0, seed);
+}
+
+// --- where a variable's initializer comes from (a parameter of its type) -----------------
+
+/// The initializer I, in the type.
+template <initializer I>
+struct fixed {
+  static constexpr initializer value = I;
+};
+/// A run-time initializer, carried by the variable object (its definition).
+struct run_time {};
+/// A constant initializer whose value is scalar node C's (a literal or a named constant),
+/// as TensorFlow initializes Adam's beta1_power with beta1.
+template <class C>
+struct value_of {};
+/// Variable V's initializer, drawing from V's seed: a copy starts as V does (moving averages).
+template <class V>
+struct like {};
+
+/// The default source: tf.get_variable's glorot_uniform for floating types, zeros otherwise.
+template <class T>
+using default_for = fixed<std::is_floating_point_v<T> ? glorot_uniform() : zeros()>;
+
+/// The seed a random initializer of variable `name` draws from, in a graph seeded `graph_seed`.
+constexpr std::uint64_t seed_for(const initializer& i, std::string_view name, std::uint64_t graph_seed) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a of the name
+  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return i.has_seed ? i.seed : (h ^ graph_seed);
+}
+
+/// The graph seed of a session that was given none.
+inline constexpr std::uint64_t default_graph_seed = 0x9e3779b97f4a7c15ULL;
+
+}  // namespace init
 
 namespace init {
 
-/// Writes `init` into `storage` (a scalar or an xtensor container) of the variable `name`.
+/// Writes `init` into `storage` (a scalar or an xtensor container) of the variable `name`,
+/// in a graph seeded `graph_seed`.
 template <class Storage>
-void fill(Storage& storage, const initializer& init, std::string_view name) {
+void fill(Storage& storage, const initializer& init, std::string_view name, std::uint64_t graph_seed) {
   constexpr bool is_scalar = std::is_arithmetic_v<Storage>;
   using T = typename decltype([] {
     if constexpr (is_scalar) {
@@ -83,7 +112,7 @@ void fill(Storage& storage, const initializer& init, std::string_view name) {
       return std::type_identity<typename Storage::value_type>{};
     }
   }())::type;
-  std::mt19937_64 rng(init.seed ? *init.seed : (detail::fnv1a(name) ^ detail::global_seed()));
+  std::mt19937_64 rng(seed_for(init, name, graph_seed));
 
   double lo = init.a, hi = init.b;
   if (init.kind == kind::glorot_uniform) {

@@ -114,7 +114,7 @@ struct sparse_xent_node
 /// indices (int32 or int64) of shape [batch], logits [batch, classes]; a label outside
 /// [0, classes) fails the run with invalid_argument_error.
 template <node L, node X>
-constexpr auto sparse_softmax_cross_entropy_with_logits(L, X) {
+constexpr auto sparse_softmax_cross_entropy_with_logits(const L& labels, const X& logits) {
   static_assert(std::is_same_v<value_type_of<L>, std::int32_t> || std::is_same_v<value_type_of<L>, std::int64_t>,
                 "sparse_softmax_cross_entropy_with_logits(labels, logits): labels must be int32 or int64 class indices");
   static_assert(floating_element<value_type_of<X>>,
@@ -125,9 +125,9 @@ constexpr auto sparse_softmax_cross_entropy_with_logits(L, X) {
     static_assert(labels_and_logits_shapes_must_match<shape_of<L>, shape_of<X>>::value,
                   "sparse_softmax_cross_entropy_with_logits(labels, logits): labels must be [batch] and "
                   "logits [batch, classes]");
-    return X{};
+    return logits;  // inert: the error above is the one to read
   } else {
-    return sparse_xent_node<L, X>{};
+    return make_node<sparse_xent_node<L, X>>(labels, logits);
   }
 }
 
@@ -154,9 +154,9 @@ struct one_hot_node : node_facade<T, shape<shape_of<L>::dims[0], std::ptrdiff_t(
 
 /// `one_hot<10, float>(labels)`; indices outside [0, Depth) give a row of zeros, as in TensorFlow.
 template <std::size_t Depth, element_type T = float, node L>
-constexpr one_hot_node<Depth, T, L> one_hot(L) {
+constexpr one_hot_node<Depth, T, L> one_hot(const L& indices) {
   static_assert(shape_of<L>::rank == 1, "typeflow::one_hot<depth>(indices): indices must have rank 1");
-  return {};
+  return make_node<one_hot_node<Depth, T, L>>(indices);
 }
 
 /// tf.nn.sigmoid_cross_entropy_with_logits(labels, logits), elementwise:

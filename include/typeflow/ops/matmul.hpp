@@ -140,7 +140,7 @@ struct matmul_node
 /// `matmul(a, b)` is tf.matmul(a, b); `matmul<true, false>(a, b)` transposes a first
 /// (transpose_a=True). Rank 2, or rank > 2 with equal leading (batch) dims.
 template <bool TransposeA = false, bool TransposeB = false, node A, node B>
-constexpr auto matmul(A, B) {
+constexpr auto matmul(const A& a, const B& b) {
   using rule = detail::matmul_shape<shape_of<A>, shape_of<B>, TransposeA, TransposeB>;
   static_assert(std::is_same_v<value_type_of<A>, value_type_of<B>>,
                 "typeflow::matmul(a, b): a and b must have the same element type");
@@ -150,7 +150,7 @@ constexpr auto matmul(A, B) {
                   "typeflow::matmul(a, b): the inner dimensions (columns of a, rows of b) and the "
                   "batch dimensions must agree");
   }
-  return matmul_node<A, B, TransposeA, TransposeB>{};
+  return make_node<matmul_node<A, B, TransposeA, TransposeB>>(a, b);
 }
 
 }  // namespace typeflow

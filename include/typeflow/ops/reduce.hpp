@@ -216,16 +216,16 @@ struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shap
 
 #define TYPEFLOW_REDUCTION(name, tag)                                                         \
   template <std::ptrdiff_t... Axes, node A>                                                    \
-  constexpr auto name(A) {                                                                     \
+  constexpr auto name(const A& a) {                                                            \
     static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
                   "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
-    return reduce_node<detail::tag, A, false, Axes...>{};                                      \
+    return make_node<reduce_node<detail::tag, A, false, Axes...>>(a);                          \
   }                                                                                            \
   template <std::ptrdiff_t... Axes, node A>                                                    \
-  constexpr auto name(A, keep_dims_t) {                                                        \
+  constexpr auto name(const A& a, keep_dims_t) {                                               \
     static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
                   "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
-    return reduce_node<detail::tag, A, true, Axes...>{};                                       \
+    return make_node<reduce_node<detail::tag, A, true, Axes...>>(a);                           \
   }
 
 /// `reduce_sum(x)` sums every element; `reduce_sum<1>(x)` over axis 1;

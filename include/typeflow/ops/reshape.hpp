@@ -138,14 +138,14 @@ struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind:
 
 /// `reshape<shape<dyn, 784>>(x)` is tf.reshape(x, [-1, 784]): at most one `dyn`, inferred.
 template <shape_type To, node A>
-constexpr auto reshape(A) {
+constexpr auto reshape(const A& a) {
   using rule = detail::reshape_rule<shape_of<A>, To>;
   if constexpr (!rule::ok) {
     static_assert(reshape_needs_the_same_number_of_elements<shape_of<A>, To>::value,
                   "typeflow::reshape<shape>(x): the target shape must hold as many elements as x "
                   "(at most one typeflow::dyn dimension, inferred)");
   }
-  return reshape_node<A, To>{};
+  return make_node<reshape_node<A, To>>(a);
 }
 
 }  // namespace typeflow

@@ -144,19 +144,19 @@ struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
 
 /// tf.nn.softmax(x) over the last axis; x needs rank >= 1 and a floating type.
 template <node A>
-constexpr auto softmax(A) {
+constexpr auto softmax(const A& a) {
   static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
                 "typeflow::softmax(x) needs a float or double x");
   static_assert(shape_of<A>::rank >= 1, "typeflow::softmax(x) needs x of rank 1 or more");
-  return softmax_node<detail::softmax_tag, A>{};
+  return make_node<softmax_node<detail::softmax_tag, A>>(a);
 }
 /// tf.nn.log_softmax(x) over the last axis.
 template <node A>
-constexpr auto log_softmax(A) {
+constexpr auto log_softmax(const A& a) {
   static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
                 "typeflow::log_softmax(x) needs a float or double x");
   static_assert(shape_of<A>::rank >= 1, "typeflow::log_softmax(x) needs x of rank 1 or more");
-  return softmax_node<detail::log_softmax_tag, A>{};
+  return make_node<softmax_node<detail::log_softmax_tag, A>>(a);
 }
 
 }  // namespace typeflow

@@ -73,9 +73,8 @@ struct assign_sub_kind {
 }  // namespace detail
 
 template <class Kind, class V, class Value>
-struct assign_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::effect, Value> {
+struct assign_node : writer_facade<value_type_of<V>, shape_of<V>, node_kind::effect, mp::mp_list<V>, Value> {
   static constexpr std::string_view op_name = Kind::op_name;
-  using targets = mp::mp_list<V>;
   using reads = mp::mp_if_c<std::is_same_v<Kind, detail::assign_kind>, mp::mp_list<>, mp::mp_list<V>>;
   using forwards_variable = V;
   template <class... N>
@@ -103,7 +102,7 @@ struct assign_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::effec
 
 namespace detail {
 template <class Kind, class V, class Value>
-constexpr auto make_assign(V, Value) {
+constexpr auto make_assign(const V& v, const Value& value) {
   static_assert(argument_must_be_a_variable<V>::value,
                 "typeflow::assign(v, value): v must be a typeflow::variable");
   using L = typename detail::adapt_literal<Value, V>::type;
@@ -113,7 +112,7 @@ constexpr auto make_assign(V, Value) {
     static_assert(assigned_value_must_have_the_variable_shape<shape_of<V>, shape_of<L>>::value,
                   "typeflow::assign(v, value): value must have the variable's shape");
   }
-  return assign_node<Kind, V, L>{};
+  return make_node<assign_node<Kind, V, L>>(v, value);
 }
 }  // namespace detail
 
@@ -149,8 +148,8 @@ struct group_node : node_facade<none_t, scalar, node_kind::effect, In...> {
 
 /// tf.group(a, b, ...): runs its inputs (in order), has no value.
 template <node... In>
-constexpr group_node<In...> group(In...) {
-  return {};
+constexpr group_node<In...> group(const In&... in) {
+  return make_node<group_node<In...>>(in...);
 }
 
 /// Evaluates Deps, in order, before forwarding X's value (tf.control_dependencies +
@@ -173,18 +172,19 @@ struct with_dependencies_node : node_facade<value_type_of<X>, shape_of<X>, node_
 
 template <class... Deps>
 struct control_dependencies_t {
+  group_node<Deps...> deps;  // carries what the dependencies carry
   /// The node x, evaluated after the dependencies.
   template <node X>
-  constexpr with_dependencies_node<X, Deps...> operator()(X) const {
-    return {};
+  constexpr with_dependencies_node<X, Deps...> operator()(const X& x) const {
+    return make_node<with_dependencies_node<X, Deps...>>(deps, x);
   }
 };
 
 /// `control_dependencies(a, b)(x)`: x's value, computed after a and b have run, as
 /// `with tf.control_dependencies([a, b]): y = tf.identity(x)`.
 template <node... Deps>
-constexpr control_dependencies_t<Deps...> control_dependencies(Deps...) {
-  return {};
+constexpr control_dependencies_t<Deps...> control_dependencies(const Deps&... deps) {
+  return {make_node<group_node<Deps...>>(deps...)};
 }
 
 /// tf.identity(x)
@@ -218,10 +218,9 @@ struct global_variables_initializer_node : node_facade<none_t, scalar, node_kind
 constexpr global_variables_initializer_node global_variables_initializer() { return {}; }
 
 template <class... V>
-struct variables_initializer_node : node_facade<none_t, scalar, node_kind::effect> {
+struct variables_initializer_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_list<V...>> {
   static constexpr std::string_view op_name = "init";
   using output_type = none_t;
-  using targets = mp::mp_list<V...>;
   template <class Ctx>
   static void run(Ctx& ctx) {
     (ctx.session.template initialize<V>(), ...);
@@ -230,18 +229,17 @@ struct variables_initializer_node : node_facade<none_t, scalar, node_kind::effec
 
 /// tf.variables_initializer([v...]): when run, initializes these variables.
 template <node... V>
-constexpr variables_initializer_node<V...> variables_initializer(V...) {
+constexpr variables_initializer_node<V...> variables_initializer(const V&... v) {
   static_assert((argument_must_be_a_variable<V>::value && ...),
                 "typeflow::variables_initializer(v...): every argument must be a variable");
-  return {};
+  return make_node<variables_initializer_node<V...>>(v...);
 }
 
 template <class V>
-struct is_variable_initialized_node : node_facade<bool, scalar, node_kind::effect> {
+struct is_variable_initialized_node : writer_facade<bool, scalar, node_kind::effect, mp::mp_list<V>> {
   static constexpr std::string_view op_name = "IsVariableInitialized";
   using output_type = bool;
   static constexpr bool changes_state = false;
-  using targets = mp::mp_list<V>;
   template <class Ctx>
   static void run(Ctx& ctx) {
     ctx.template buffer<is_variable_initialized_node>() = ctx.template slot_of<V>().initialized;
@@ -250,10 +248,10 @@ struct is_variable_initialized_node : node_facade<bool, scalar, node_kind::effec
 
 /// tf.is_variable_initialized(v): a bool.
 template <node V>
-constexpr is_variable_initialized_node<V> is_variable_initialized(V) {
+constexpr is_variable_initialized_node<V> is_variable_initialized(const V& v) {
   static_assert(argument_must_be_a_variable<V>::value,
                 "typeflow::is_variable_initialized(v): v must be a variable");
-  return {};
+  return make_node<is_variable_initialized_node<V>>(v);
 }
 
 struct report_uninitialized_variables_node : node_facade<none_t, scalar, node_kind::effect> {

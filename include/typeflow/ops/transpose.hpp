@@ -71,16 +71,16 @@ struct transpose_node
 /// `transpose(x)` reverses the dimensions, as tf.transpose(x);
 /// `transpose<1, 0, 2>(x)` applies the permutation perm=[1, 0, 2].
 template <std::size_t... P, node A>
-constexpr auto transpose(A) {
+constexpr auto transpose(const A& a) {
   constexpr std::size_t r = shape_of<A>::rank;
   if constexpr (sizeof...(P) == 0) {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return transpose_node<A, (r - 1 - I)...>{};
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return make_node<transpose_node<A, (r - 1 - I)...>>(a);
     }(std::make_index_sequence<r>{});
   } else {
     static_assert(detail::is_permutation<r, P...>(),
                   "typeflow::transpose<perm...>(x): perm must be a permutation of 0 .. rank(x)-1");
-    return transpose_node<A, P...>{};
+    return make_node<transpose_node<A, P...>>(a);
   }
 }
 

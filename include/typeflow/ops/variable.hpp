@@ -1,6 +1,7 @@
 // typeflow/ops/variable.hpp — tf.get_variable: named state that lives in a session.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "typeflow/core/errors.hpp"
@@ -9,19 +10,11 @@
 
 namespace typeflow {
 
-namespace detail {
-template <element_type T>
-constexpr init::initializer default_initializer() {
-  // tf.get_variable: glorot_uniform for floating types, zeros otherwise.
-  if constexpr (floating_element<T>) {
-    return init::glorot_uniform();
-  } else {
-    return init::zeros();
-  }
-}
-}  // namespace detail
-
-template <fixed_string Name, element_type T, shape_type S>
+/// The variable `Name`, initialized from `Init` (init::fixed<I>, init::run_time,
+/// init::value_of<C>, init::like<V>): the initializer is part of the variable's type, or,
+/// for init::run_time, its object's definition. Its value lives in each session whose graph
+/// reaches it.
+template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
 struct variable_node : node_facade<T, S, node_kind::leaf> {
   static_assert(S::is_static,
                 "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
@@ -29,40 +22,40 @@ struct variable_node : node_facade<T, S, node_kind::leaf> {
   static constexpr auto name = Name;
   static constexpr bool is_variable = true;
   static constexpr std::string_view op_name = "VariableV2";
-
-  /// The variable's definition: its initializer, set by typeflow::variable<...>(init).
-  static const init::initializer& initializer() { return registry().init; }
-
-  /// Records the initializer; a second definition must agree with the first.
-  static void define(const init::initializer& i) {
-    auto& r = registry();
-    if (r.defined && !(r.init == i)) {
-      throw already_exists_error("Variable " + std::string(Name.view()) +
-                                 " already exists with another initializer; a variable's "
-                                 "name, dtype and shape identify it program-wide");
-    }
-    r.defined = true;
-    r.init = i;
-  }
-
- private:
-  struct entry {
-    bool defined = false;
-    init::initializer init = detail::default_initializer<T>();
-  };
-  static entry& registry() {
-    static entry e;
-    return e;
-  }
+  using initializer_source = Init;
 };
 
-/// `variable<"w", float, shape<784, 128>>(init::glorot_uniform())` is
-/// `tf.get_variable("w", [784, 128], initializer=tf.glorot_uniform_initializer())`.
-/// Its value lives in each session whose graph reaches it.
-template <fixed_string Name, element_type T, shape_type S = scalar>
-variable_node<Name, T, S> variable(const init::initializer& initializer = detail::default_initializer<T>()) {
-  variable_node<Name, T, S>::define(initializer);
+/// A variable whose initializer is known only at run time carries it.
+template <fixed_string Name, element_type T, shape_type S>
+struct variable_node<Name, T, S, init::run_time> : node_facade<T, S, node_kind::leaf> {
+  static_assert(S::is_static,
+                "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
+                "tf.get_variable does");
+  static constexpr auto name = Name;
+  static constexpr bool is_variable = true;
+  static constexpr std::string_view op_name = "VariableV2";
+  using initializer_source = init::run_time;
+  using definition_type = std::optional<init::initializer>;
+  definition_type definition{};
+};
+
+/// `variable<"w", float, shape<784, 128>>()` is `tf.get_variable("w", [784, 128])`
+/// (glorot_uniform for floating types, zeros otherwise); `variable<"w", float, shape<784,
+/// 128>, init::zeros()>()` chooses the initializer in the type.
+template <fixed_string Name, element_type T, shape_type S = scalar, init::initializer I = init::default_for<T>::value>
+constexpr variable_node<Name, T, S, init::fixed<I>> variable() {
   return {};
+}
+
+/// `variable<"w", float, shape<784, 128>>(init::truncated_normal(0, stddev))`: an initializer
+/// known at run time (read from a configuration, say), carried by the variable object to
+/// the sessions that hold it. The same model function built with two initializers gives
+/// two graphs of the same types, each session with its own initializer.
+template <fixed_string Name, element_type T, shape_type S = scalar>
+variable_node<Name, T, S, init::run_time> variable(const init::initializer& initializer) {
+  variable_node<Name, T, S, init::run_time> v;
+  v.definition = initializer;
+  return v;
 }
 
 }  // namespace typeflow

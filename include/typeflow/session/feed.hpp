@@ -62,12 +62,14 @@ auto feed(N, const V& value) {
 
 /// Several fetches in one run; run() then returns a std::tuple of their values.
 template <class... N>
-struct fetch_list {};
+struct fetch_list {
+  std::tuple<N...> nodes;  // for the definitions they carry (core/definition.hpp)
+};
 
 /// `sess.run(fetch(a, b))` is TensorFlow's `sess.run([a, b])`: each node evaluated once.
 template <class... N>
-constexpr fetch_list<N...> fetch(N...) {
-  return {};
+constexpr fetch_list<N...> fetch(const N&... n) {
+  return {{n...}};
 }
 
 namespace detail {

@@ -321,16 +321,83 @@ Buffers& plan_buffers(std::vector<plan_holder>& plans, std::size_t id) {
   return *static_cast<Buffers*>(h.p);
 }
 
-template <class V, class Vars>
-void initialize_variable(Vars& vars) {
-  auto& s = keyed_get<V>(vars);
-  init::fill(s.value, V::initializer(), V::name.view());
+/// A session's state: its variables' slots, the definitions its graph carries (named
+/// constants' values, run-time initializers) and its graph seed.
+template <class Vars, class Defined>
+struct session_state : keyed_set_of<variable_slot, Vars>::type {
+  definitions_t<Defined> defs;
+  std::uint64_t graph_seed = init::default_graph_seed;
+};
+
+template <class T>
+struct is_fixed_initializer : std::false_type {};
+template <init::initializer I>
+struct is_fixed_initializer<init::fixed<I>> : std::true_type {};
+template <class T>
+struct value_of_source;
+template <class C>
+struct value_of_source<init::value_of<C>> {
+  using type = C;
+};
+template <class T>
+struct like_source;
+template <class W>
+struct like_source<init::like<W>> {
+  using type = W;
+};
+
+/// The value of a scalar node that defines an initializer: a literal or a named constant.
+template <class C, class State>
+double scalar_definition(const State& st) {
+  if constexpr (requires { C::is_literal; }) {
+    return static_cast<double>(C::value);
+  } else {
+    return static_cast<double>(*st.defs.template slot<C>().value);
+  }
+}
+
+/// Variable V's initializer in the session whose state is `st`.
+template <class V, class State>
+init::initializer initializer_of(const State& st) {
+  using source = typename V::initializer_source;
+  if constexpr (is_fixed_initializer<source>::value) {
+    return source::value;
+  } else if constexpr (std::is_same_v<source, init::run_time>) {
+    return *st.defs.template slot<V>().value;
+  } else if constexpr (requires { typename value_of_source<source>::type; }) {
+    return init::constant(scalar_definition<typename value_of_source<source>::type>(st));
+  } else {
+    using W = typename like_source<source>::type;
+    auto i = initializer_of<W>(st);
+    if (!i.has_seed) i = {i.kind, i.a, i.b, true, init::seed_for(i, W::name.view(), st.graph_seed)};
+    return i;
+  }
+}
+
+template <class V, class State>
+void initialize_variable(State& st) {
+  auto& s = keyed_get<V>(st);
+  init::fill(s.value, initializer_of<V>(st), V::name.view(), st.graph_seed);
   s.initialized = true;
 }
-template <class Vars, class... V>
-void initialize_variables(Vars& vars, mp::mp_list<V...>) {
-  (initialize_variable<V>(vars), ...);
+template <class State, class... V>
+void initialize_variables(State& st, mp::mp_list<V...>) {
+  (initialize_variable<V>(st), ...);
 }
+
+/// Takes every definition Defined... from the session's roots; one that none carries (a
+/// node built from its type, not by its factory) is an error naming it.
+template <class Defs, class... K, class... R>
+void take_root_definitions(Defs& defs, mp::mp_list<K...>, const R&... roots) {
+  (take_definition<K>(defs, roots...), ...);
+  std::string missing;
+  ((defs.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
+  if (!missing.empty())
+    throw failed_precondition_error("The session's roots carry no value for " + missing +
+                                    ": build it with its factory (typeflow::constant, typeflow::variable) "
+                                    "and build the roots from that node, not from its type");
+}
+
 template <class Vars, class... V>
 std::vector<std::string> uninitialized_names(const Vars& vars, mp::mp_list<V...>) {
   std::vector<std::string> out;
@@ -427,12 +494,13 @@ std::array<T, Count>& group_items(buffer_group<G, T, Count>& b) noexcept {
 
 /// What a step reaches: the run's buffers and feeds, the session's variables, and the
 /// run_context (for effect nodes).
-template <class Buffers, class Feeds, class Vars>
+template <class Buffers, class Feeds, class Vars, class Extra>
 struct run_env {
   Buffers& buffers;
   const Feeds& feeds;
   Vars& vars;
   void* ctx;
+  const Extra* extra;  // definitions the fetches carry that the session does not hold
 };
 
 template <std::size_t G, std::size_t J, class E>
@@ -448,12 +516,25 @@ template <class V, class E>
 const auto& eval(var_src<V>, E& e) {
   return std::as_const(keyed_get<V>(e.vars).value);
 }
+/// In a diagnostic: a run reaches this named constant, which the session's roots do not.
+template <fixed_string Constant>
+struct constant_is_not_in_the_sessions_graph {
+  static constexpr bool value = false;
+};
+
 template <class N, class E>
-decltype(auto) eval(leaf_src<N>, E&) {
+decltype(auto) eval(leaf_src<N>, E& e) {
   if constexpr (requires { N::is_literal; }) {
     return (N::value);
+  } else if constexpr (std::remove_cvref_t<decltype(e.vars.defs)>::template holds<N>) {
+    return std::as_const(*e.vars.defs.template slot<N>().value);
+  } else if constexpr (std::remove_cvref_t<decltype(*e.extra)>::template holds<N>) {
+    return std::as_const(*e.extra->template slot<N>().value);  // carried by the fetch
   } else {
-    return N::value();
+    static_assert(constant_is_not_in_the_sessions_graph<N::name>::value,
+                  "the run's path uses a named constant that neither the session nor the fetch carries: "
+                  "build the fetch from the constant's node, not from its type");
+    return result_t<N>{};  // inert: the error above is the one to read
   }
 }
 template <class N, class E>
@@ -774,8 +855,15 @@ class session {
   using named_nodes = graph::detail::select<graph::is_named, graph_nodes>;
   static_assert(detail::check_names_impl<named_nodes>::value);
 
-  explicit session(Roots...)
-      : vars_(std::make_unique<var_storage>()), const_plans_(std::make_unique<detail::plan_pools>()) {}
+  /// The run-time definitions of the graph (named constants' values, run-time
+  /// initializers), taken from the roots.
+  using defined_nodes = carried_union_t<Roots...>;
+
+  explicit session(const Roots&... roots)
+      : vars_(std::make_unique<var_storage>()), const_plans_(std::make_unique<detail::plan_pools>()) {
+    if constexpr (!mp::mp_empty<defined_nodes>::value)
+      detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
+  }
 
   session(const session&) = delete;
   session& operator=(const session&) = delete;
@@ -784,14 +872,14 @@ class session {
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple.
   template <class Fetch, class... Feeds>
-  auto run(Fetch f, const Feeds&... feeds) {
+  auto run(const Fetch& f, const Feeds&... feeds) {
     return run_impl(*this, f, feeds...);
   }
   /// A run through a const session: only paths that change nothing (no assign, optimizer
   /// update, initializer or print; anything else does not compile). Safe to call from many
   /// threads at once: each run in flight has its own buffers, variables are only read.
   template <class Fetch, class... Feeds>
-  auto run(Fetch f, const Feeds&... feeds) const {
+  auto run(const Fetch& f, const Feeds&... feeds) const {
     return run_impl(*this, f, feeds...);
   }
 
@@ -819,6 +907,10 @@ class session {
     return slot<V>().initialized;
   }
 
+  /// tf.set_random_seed: the graph seed that random initializers without a seed of their
+  /// own draw from (with the variable's name), from the next initialization on.
+  void set_random_seed(std::uint64_t seed) noexcept { vars_->graph_seed = seed; }
+
   /// Runs every variable's initializer (what running global_variables_initializer does).
   void initialize_all() { detail::initialize_variables(*vars_, variables{}); }
   template <class V>
@@ -832,14 +924,13 @@ class session {
   }
 
  private:
-  using var_storage =
-      typename detail::keyed_set_of<detail::variable_slot, variables>::type;
+  using var_storage = detail::session_state<variables, defined_nodes>;
 
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
 
   template <class Self, class Fetch, class... Feeds>
-  static auto run_impl(Self& self, Fetch, const Feeds&... feeds);
+  static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
 
   std::unique_ptr<var_storage> vars_;
   std::vector<detail::plan_holder> plans_;
@@ -867,9 +958,17 @@ struct run_context {
   const FeedTuple& feeds;
   buffers_type& buffers;
 
+  /// The definitions the fetches carry that the session does not hold (a named constant
+  /// reached only by this run's fetches); usually none.
+  using extra_definitions =
+      definitions_t<mp::mp_remove_if<mp::mp_copy_if_q<mp::mp_apply<carried_union_t, Fetches>,
+                                                     graph::not_in<typename Session::defined_nodes>>,
+                                     graph::is_variable_node>>;
+  const extra_definitions* extra;
+
   /// What the steps reach (see detail::run_env).
-  using env_type = detail::run_env<buffers_type, FeedTuple, typename Session::var_storage>;
-  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this}; }
+  using env_type = detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
+  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this, extra}; }
 
   template <class N>
   auto& buffer() noexcept {
@@ -912,6 +1011,31 @@ void check_feed_shape(const F& f) {
   }
 }
 
+/// A fetch that reaches a named constant built from its type (no values) fails, naming it.
+template <class Extra, class... K>
+void check_fetch_definitions(const Extra& extra, mp::mp_list<K...>) {
+  std::string missing;
+  ((extra.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
+  if (!missing.empty())
+    throw failed_precondition_error("Constant " + missing + " has no value: define it with typeflow::constant<\"" +
+                                    missing + "\">(values)");
+}
+
+/// The definitions (Extra, a `definitions<K...>`) that the fetch object carries.
+template <class Extra, class Fetch>
+Extra fetch_definitions(const Fetch& f) {
+  Extra extra;
+  if constexpr (!std::is_same_v<Extra, definitions<>>) {
+    if constexpr (requires { f.nodes; }) {
+      std::apply([&](const auto&... n) { take_definitions(extra, typename Extra::keys{}, n...); }, f.nodes);
+    } else {
+      take_definitions(extra, typename Extra::keys{}, f);
+    }
+    check_fetch_definitions(extra, typename Extra::keys{});
+  }
+  return extra;
+}
+
 // One function expands every step of the path: the only function of a run named by the
 // path's nodes (through the step descriptors, which are short).
 template <class Env, class... S>
@@ -939,7 +1063,7 @@ auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>, std::bool_constan
 
 template <class... Roots>
 template <class Self, class Fetch, class... Feeds>
-inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds) {
+inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&... feeds) {
   constexpr bool fetch_ok = node<Fetch> || detail::is_fetch_list<Fetch>::value;
   if constexpr (!fetch_ok) {
     static_assert(fetch_is_not_a_typeflow_node<Fetch>::value,
@@ -1004,25 +1128,26 @@ inline auto session<Roots...>::run_impl(Self& self, Fetch, const Feeds&... feeds
       using results = mp::mp_transform<fetch_result_t, fetches>;
       using single = std::is_same<Fetch, mp::mp_front<fetches>>;
       const feed_tuple feed_refs(feeds...);
+      const auto extra = detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
       // Steps and fetches go through env (detail functions named by short types), not
       // through ctx's members (named by the session); effect nodes get ctx.
       if constexpr (ctx_t::small_plan) {
         // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
         buffers_type bufs{};
-        ctx_t ctx{self, feed_refs, bufs};
-        env_type env{bufs, feed_refs, *self.vars_, &ctx};
+        ctx_t ctx{self, feed_refs, bufs, &extra};
+        env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
         return detail::collect(env, sources{}, results{}, single{});
       } else if constexpr (std::is_const_v<Self>) {
         const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
-        ctx_t ctx{self, feed_refs, lease.get()};
-        env_type env{lease.get(), feed_refs, *self.vars_, &ctx};
+        ctx_t ctx{self, feed_refs, lease.get(), &extra};
+        env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
         return detail::collect(env, sources{}, results{}, single{});
       } else {
         auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
-        ctx_t ctx{self, feed_refs, bufs};
-        env_type env{bufs, feed_refs, *self.vars_, &ctx};
+        ctx_t ctx{self, feed_refs, bufs, &extra};
+        env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
         return detail::collect(env, sources{}, results{}, single{});
       }

@@ -8,29 +8,29 @@
 namespace typeflow::train {
 
 /// accum += g^2; var -= lr * g / sqrt(accum). Slot "w/Adagrad", initialized to
-/// initial_accumulator_value (0.1).
-template <fixed_string Name>
+/// initial_accumulator_value (0.1), a number or a literal; the learning rate is a scalar node.
+template <fixed_string Name, class LR, class Initial>
 struct adagrad_def : no_step_state {
   static constexpr auto name = Name;
-  static constexpr std::string_view kind_name = "adagrad";
   static constexpr std::string_view op_name = "Adagrad";
-  struct hyper {
-    double learning_rate = 0.01;
-    double initial_accumulator_value = 0.1;
-    friend bool operator==(const hyper&, const hyper&) = default;
-  };
+  using hyper_nodes = mp::mp_list<LR, Initial>;
   template <class V>
-  using slots = mp::mp_list<slot_t<V, Name>>;
+  using accumulator = slot_t<V, Name, 0, detail::initial_value_t<"initial_accumulator_value", Initial>>;
   template <class V>
-  static void define_slots() {
-    slot_t<V, Name>::define(init::constant(train::detail::hyperparameters<adagrad_def>().initial_accumulator_value));
-  }
+  using slots = mp::mp_list<accumulator<V>>;
 
+  struct step_values {
+    double learning_rate;
+  };
+  template <class V, class Ctx>
+  static step_values prepare(Ctx& ctx) {
+    return {detail::hyper_value<LR>(ctx)};
+  }
   template <class V, class Ctx, class G>
-  static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
+  static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
     T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
-    T* __restrict acc = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
+    T* __restrict acc = detail::data_of(ctx.template slot_of<accumulator<V>>().value);
     const T* __restrict gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
@@ -40,13 +40,13 @@ struct adagrad_def : no_step_state {
   }
 };
 
-template <fixed_string Name = "Adagrad">
-using adagrad_optimizer = optimizer<adagrad_def<Name>>;
-
 /// `adagrad(learning_rate, initial_accumulator_value = 0.1)`.
-template <fixed_string Name = "Adagrad">
-adagrad_optimizer<Name> adagrad(double learning_rate, double initial_accumulator_value = 0.1) {
-  return adagrad_optimizer<Name>({learning_rate, initial_accumulator_value});
+template <fixed_string Name = "Adagrad", class LR, class Initial = double>
+auto adagrad(const LR& learning_rate, const Initial& initial_accumulator_value = 0.1) {
+  using def = adagrad_def<Name, detail::hyperparameter_t<Name, "learning_rate", LR>,
+                          detail::hyperparameter_t<Name, "initial_accumulator_value", Initial>>;
+  return optimizer<def>(std::make_tuple(detail::hyperparameter<Name, "learning_rate">(learning_rate),
+                         detail::hyperparameter<Name, "initial_accumulator_value">(initial_accumulator_value)));
 }
 
 }  // namespace typeflow::train

@@ -23,54 +23,43 @@ constexpr auto non_slot_name() {
 /// m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2;
 /// var -= lr_t * m / (sqrt(v) + epsilon). Slots "w/Adam" (m) and "w/Adam_1" (v);
 /// non-slot variables "beta1_power" and "beta2_power" (initialized to beta1 and beta2,
-/// multiplied by them once per step).
-template <fixed_string Name>
+/// multiplied by them once per step). The hyperparameters are scalar nodes (LR, B1, B2, Eps).
+template <fixed_string Name, class LR, class B1, class B2, class Eps>
 struct adam_def {
   static constexpr auto name = Name;
-  static constexpr std::string_view kind_name = "adam";
   static constexpr std::string_view op_name = "Adam";
-  struct hyper {
-    double learning_rate = 0.001;
-    double beta1 = 0.9;
-    double beta2 = 0.999;
-    double epsilon = 1e-8;
-    friend bool operator==(const hyper&, const hyper&) = default;
-  };
+  using hyper_nodes = mp::mp_list<LR, B1, B2, Eps>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name, 0>, slot_t<V, Name, 1>>;
   template <class V>
-  static void define_slots() {
-    slot_t<V, Name, 0>::define(init::zeros());
-    slot_t<V, Name, 1>::define(init::zeros());
-  }
+  using beta1_power = variable_node<detail::non_slot_name<Name, "beta1_power">(), value_type_of<V>, scalar,
+                                    detail::initial_value_t<"beta1", B1>>;
   template <class V>
-  using beta1_power = variable_node<detail::non_slot_name<Name, "beta1_power">(), value_type_of<V>, scalar>;
-  template <class V>
-  using beta2_power = variable_node<detail::non_slot_name<Name, "beta2_power">(), value_type_of<V>, scalar>;
+  using beta2_power = variable_node<detail::non_slot_name<Name, "beta2_power">(), value_type_of<V>, scalar,
+                                    detail::initial_value_t<"beta2", B2>>;
   template <class V>
   using non_slots = mp::mp_list<beta1_power<V>, beta2_power<V>>;
-  template <class V>
-  static void define_non_slots() {
-    const auto& h = train::detail::hyperparameters<adam_def>();
-    beta1_power<V>::define(init::constant(h.beta1));
-    beta2_power<V>::define(init::constant(h.beta2));
-  }
 
+  struct step_values {
+    double lr_t, beta1, beta2, epsilon;
+  };
   template <class V, class Ctx>
-  static double prepare(Ctx& ctx, const hyper& h) {
+  static step_values prepare(Ctx& ctx) {
     const double b1p = static_cast<double>(ctx.template slot_of<beta1_power<V>>().value);
     const double b2p = static_cast<double>(ctx.template slot_of<beta2_power<V>>().value);
-    return h.learning_rate * std::sqrt(1 - b2p) / (1 - b1p);
+    const double lr = detail::hyper_value<LR>(ctx);
+    return {lr * std::sqrt(1 - b2p) / (1 - b1p), detail::hyper_value<B1>(ctx), detail::hyper_value<B2>(ctx),
+            detail::hyper_value<Eps>(ctx)};
   }
   template <class V, class Ctx, class G>
-  static void apply(Ctx& ctx, const hyper& h, double lr_t, const G& g) {
+  static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
     T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
     T* __restrict m = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
     T* __restrict s = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
     const T* __restrict gp = detail::data_of(g);
     const T b1 = static_cast<T>(h.beta1), b2 = static_cast<T>(h.beta2), eps = static_cast<T>(h.epsilon);
-    const T lr = static_cast<T>(lr_t);
+    const T lr = static_cast<T>(h.lr_t);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
       m[i] = b1 * m[i] + (T(1) - b1) * gp[i];
       s[i] = b2 * s[i] + (T(1) - b2) * gp[i] * gp[i];
@@ -78,21 +67,29 @@ struct adam_def {
     }
   }
   template <class V, class Ctx>
-  static void finish(Ctx& ctx, const hyper& h) {
+  static void finish(Ctx& ctx, const step_values& h) {
     using T = value_type_of<V>;
     ctx.template slot_of<beta1_power<V>>().value *= static_cast<T>(h.beta1);
     ctx.template slot_of<beta2_power<V>>().value *= static_cast<T>(h.beta2);
   }
 };
 
-template <fixed_string Name = "Adam">
-using adam_optimizer = optimizer<adam_def<Name>>;
-
-/// `adam(1e-3).minimize(loss)`; TensorFlow 1.x defaults.
-template <fixed_string Name = "Adam">
-adam_optimizer<Name> adam(double learning_rate = 0.001, double beta1 = 0.9, double beta2 = 0.999,
-                          double epsilon = 1e-8) {
-  return adam_optimizer<Name>({learning_rate, beta1, beta2, epsilon});
+/// `adam(1e-3).minimize(loss)`, TensorFlow 1.x's defaults. Each hyperparameter is a number
+/// (the named constant "Adam/learning_rate", ...) or a scalar node: `adam(lr)` with `lr` a
+/// placeholder, a variable or train::exponential_decay(...). beta1 and beta2 initialize
+/// beta1_power and beta2_power: numbers or literals. `adam<"Adam2">(...)` names another one.
+template <fixed_string Name = "Adam", class LR = double, class B1 = double, class B2 = double, class Eps = double>
+auto adam(const LR& learning_rate = 0.001, const B1& beta1 = 0.9, const B2& beta2 = 0.999,
+          const Eps& epsilon = 1e-8) {
+  using def = adam_def<Name, detail::hyperparameter_t<Name, "learning_rate", LR>, detail::hyperparameter_t<Name, "beta1", B1>,
+                       detail::hyperparameter_t<Name, "beta2", B2>, detail::hyperparameter_t<Name, "epsilon", Eps>>;
+  return optimizer<def>(std::make_tuple(detail::hyperparameter<Name, "learning_rate">(learning_rate),
+                         detail::hyperparameter<Name, "beta1">(beta1), detail::hyperparameter<Name, "beta2">(beta2),
+                         detail::hyperparameter<Name, "epsilon">(epsilon)));
 }
+
+/// The type of `adam<Name>(numbers...)`.
+template <fixed_string Name = "Adam">
+using adam_optimizer = decltype(adam<Name>());
 
 }  // namespace typeflow::train

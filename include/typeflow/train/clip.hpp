@@ -37,10 +37,14 @@ constexpr auto global_norm(T... t) {
 /// tf.clip_by_global_norm(ts, clip_norm): (clipped ts, global norm), each clipped t
 /// being t * clip_norm / max(global_norm, clip_norm).
 template <node C, node... T>
-constexpr auto clip_by_global_norm(std::tuple<T...>, C clip_norm) {
-  auto norm = global_norm(T{}...);
-  auto scale = clip_norm / maximum(norm, clip_norm);
-  return std::make_tuple(std::tuple<decltype(T{} * scale)...>{}, norm);
+constexpr auto clip_by_global_norm(const std::tuple<T...>& ts, const C& clip_norm) {
+  return std::apply(
+      [&](const T&... t) {
+        auto norm = global_norm(t...);
+        auto scale = clip_norm / maximum(norm, clip_norm);
+        return std::make_tuple(std::make_tuple(t * scale...), norm);
+      },
+      ts);
 }
 
 }  // namespace typeflow

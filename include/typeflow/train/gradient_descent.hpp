@@ -14,28 +14,28 @@ struct is_rank2_float_matmul<matmul_node<A, B, TA, TB>>
     : std::bool_constant<floating_element<value_type_of<A>> && shape_of<A>::rank == 2> {};
 }  // namespace detail
 
-/// var -= learning_rate * gradient.
-template <fixed_string Name>
+/// var -= learning_rate * gradient; the learning rate is the scalar node LR.
+template <fixed_string Name, class LR>
 struct gradient_descent_def : no_step_state {
   static constexpr auto name = Name;
-  static constexpr std::string_view kind_name = "gradient_descent";
   static constexpr std::string_view op_name = "GradientDescent";
-  struct hyper {
-    double learning_rate = 0.01;
-    friend bool operator==(const hyper&, const hyper&) = default;
-  };
+  using hyper_nodes = mp::mp_list<LR>;
   template <class V>
   using slots = mp::mp_list<>;
-  template <class V>
-  static void define_slots() {}
 
+  struct step_values {
+    double learning_rate;
+  };
+  template <class V, class Ctx>
+  static step_values prepare(Ctx& ctx) {
+    return {detail::hyper_value<LR>(ctx)};
+  }
   // A matmul gradient (a dense layer's kernel) is not materialized: the update is one
   // gemm, var = -learning_rate * op(a) op(b) + var.
   template <class G>
   static constexpr bool fuses = detail::is_rank2_float_matmul<G>::value;
-
   template <class V, class G, class Ctx>
-  static void apply_fused(Ctx& ctx, const hyper& h) {
+  static void apply_fused(Ctx& ctx, const step_values& h) {
     using T = value_type_of<V>;
     const auto& a = ctx.template value<mp::mp_at_c<inputs_of<G>, 0>>();
     const auto& b = ctx.template value<mp::mp_at_c<inputs_of<G>, 1>>();
@@ -47,9 +47,8 @@ struct gradient_descent_def : no_step_state {
                                    std::to_string(shape_of<V>::size));
     G::accumulate(detail::data_of(ctx.template slot_of<V>().value), static_cast<T>(-h.learning_rate), T(1), a, b);
   }
-
   template <class V, class Ctx, class G>
-  static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
+  static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
     T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
     const T* __restrict gp = detail::data_of(g);
@@ -58,13 +57,17 @@ struct gradient_descent_def : no_step_state {
   }
 };
 
-template <fixed_string Name = "GradientDescent">
-using gradient_descent_optimizer = optimizer<gradient_descent_def<Name>>;
-
-/// `gradient_descent(0.1).minimize(loss)`; `gradient_descent<"SGD2">(0.5)` names another one.
-template <fixed_string Name = "GradientDescent">
-gradient_descent_optimizer<Name> gradient_descent(double learning_rate) {
-  return gradient_descent_optimizer<Name>({learning_rate});
+/// `gradient_descent(0.1).minimize(loss)`; the learning rate is a number (the named
+/// constant "GradientDescent/learning_rate") or a scalar node; `gradient_descent<"SGD2">(0.5)`
+/// names another one.
+template <fixed_string Name = "GradientDescent", class LR>
+auto gradient_descent(const LR& learning_rate) {
+  using def = gradient_descent_def<Name, detail::hyperparameter_t<Name, "learning_rate", LR>>;
+  return optimizer<def>(std::make_tuple(detail::hyperparameter<Name, "learning_rate">(learning_rate)));
 }
+
+/// The type of `gradient_descent<Name>(number)`.
+template <fixed_string Name = "GradientDescent">
+using gradient_descent_optimizer = decltype(gradient_descent<Name>(0.0));
 
 }  // namespace typeflow::train

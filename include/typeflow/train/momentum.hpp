@@ -7,26 +7,26 @@ namespace typeflow::train {
 
 /// accum = momentum * accum + g; var -= lr * accum, or with Nesterov
 /// var -= lr * (g + momentum * accum). Slot "v/Momentum" (or "v/<Name>"), zeros.
-template <fixed_string Name>
+template <fixed_string Name, class LR, class M>
 struct momentum_def : no_step_state {
   static constexpr auto name = Name;
-  static constexpr std::string_view kind_name = "momentum";
   static constexpr std::string_view op_name = "Momentum";
-  struct hyper {
-    double learning_rate = 0.01;
-    double momentum = 0.9;
-    bool use_nesterov = false;
-    friend bool operator==(const hyper&, const hyper&) = default;
-  };
+  /// use_nesterov, a bool known when the graph is built, as TensorFlow's.
+  using use_nesterov_node = named_constant_node<join_names<Name, "use_nesterov">(), bool, scalar>;
+  using hyper_nodes = mp::mp_list<LR, M, use_nesterov_node>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name>>;
-  template <class V>
-  static void define_slots() {
-    slot_t<V, Name>::define(init::zeros());
-  }
 
+  struct step_values {
+    double learning_rate, momentum;
+    bool use_nesterov;
+  };
+  template <class V, class Ctx>
+  static step_values prepare(Ctx& ctx) {
+    return {detail::hyper_value<LR>(ctx), detail::hyper_value<M>(ctx), bool(ctx.template value<use_nesterov_node>())};
+  }
   template <class V, class Ctx, class G>
-  static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
+  static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
     T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
     T* __restrict a = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
@@ -39,13 +39,15 @@ struct momentum_def : no_step_state {
   }
 };
 
-template <fixed_string Name = "Momentum">
-using momentum_optimizer = optimizer<momentum_def<Name>>;
-
-/// `momentum(0.01, 0.9)`, `momentum(0.01, 0.9, true)` for Nesterov momentum.
-template <fixed_string Name = "Momentum">
-momentum_optimizer<Name> momentum(double learning_rate, double momentum, bool use_nesterov = false) {
-  return momentum_optimizer<Name>({learning_rate, momentum, use_nesterov});
+/// `momentum(0.01, 0.9)`, `momentum(0.01, 0.9, true)` for Nesterov momentum. The learning
+/// rate and the momentum are numbers or scalar nodes.
+template <fixed_string Name = "Momentum", class LR, class M>
+auto momentum(const LR& learning_rate, const M& momentum, bool use_nesterov = false) {
+  using def = momentum_def<Name, detail::hyperparameter_t<Name, "learning_rate", LR>,
+                           detail::hyperparameter_t<Name, "momentum", M>>;
+  return optimizer<def>(std::make_tuple(detail::hyperparameter<Name, "learning_rate">(learning_rate),
+                         detail::hyperparameter<Name, "momentum">(momentum),
+                         typeflow::constant<join_names<Name, "use_nesterov">(), bool, scalar>(use_nesterov)));
 }
 
 }  // namespace typeflow::train

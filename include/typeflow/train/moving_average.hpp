@@ -7,10 +7,11 @@
 // An evaluation program restores the averaged weights into its plain variables, as in
 // TensorFlow:  train::saver(ema.variables_to_restore(eval_sess)).restore(eval_sess, path).
 //
-// The moving average carries run-time data (its decay), so its type has a name (DESIGN rule
-// 1), "ExponentialMovingAverage" unless given one: exponential_moving_average<"ema_fast">(0.9).
-// The decay is part of its definition, program-wide, like a variable's initializer: a second
-// definition under the same name with another decay throws AlreadyExists.
+// The moving average has a name, "ExponentialMovingAverage" unless given one
+// (exponential_moving_average<"ema_fast">(0.9)): it names the shadows, and two moving
+// averages of one variable in one session need two names. Its decay is a graph value, as
+// in TensorFlow: a number (the named constant "<name>/decay", carried by the update node to
+// the sessions that run it) or a scalar node (a placeholder, a variable, an expression).
 //
 // With num_updates (a scalar node, usually the global step), the decay used is
 // min(decay, (1 + num_updates) / (10 + num_updates)), as TensorFlow's.
@@ -30,6 +31,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/state.hpp"
 #include "typeflow/ops/variable.hpp"
@@ -37,33 +39,31 @@
 
 namespace typeflow::train {
 
-/// The shadow variable that the moving average EmaName keeps of variable V, named
-/// "<v>/<EmaName>" ("w/ExponentialMovingAverage"); a variable of the session like any other.
+namespace detail {
+template <class V>
+inline constexpr bool averages_a_variable = requires { V::is_variable; };
+}  // namespace detail
+
+/// The shadow variable that the moving average EmaName keeps of V, named "<v>/<EmaName>"
+/// ("w/ExponentialMovingAverage"), or "<op>/<EmaName>" for a tensor ("add/...", its op's
+/// base name); a variable of the session like any other.
 template <fixed_string EmaName, class V>
 struct ema_shadow_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::leaf> {
-  static constexpr auto name = join_names<V::name, EmaName>();
+  static constexpr auto name = join_names<label_of<V>(), EmaName>();
   static constexpr bool is_variable = true;
   static constexpr std::string_view op_name = "VariableV2";
   using averaged_variable = V;
   static constexpr auto moving_average_name = EmaName;
-
-  /// V's initializer, drawing from the seed V's draws from: the shadow starts as V does.
-  static init::initializer initializer() {
-    auto i = V::initializer();
-    if (!i.seed) i.seed = typeflow::detail::fnv1a(V::name.view()) ^ typeflow::detail::global_seed();
-    return i;
-  }
+  /// A variable's shadow starts as the variable does (its initializer, drawing from its
+  /// seed); a tensor's at zeros, as TensorFlow's (no value of the tensor is known yet).
+  using initializer_source =
+      std::conditional_t<detail::averages_a_variable<V>, init::like<V>, init::fixed<init::zeros()>>;
+  // V's run-time initializer, if it has one, travels with the shadow.
+  using carried = carried_of<V>;
+  [[no_unique_address]] definitions_t<carried> defs{};
 };
 
 namespace detail {
-
-struct ema_definition {
-  bool defined = false;
-  double decay = 0;
-};
-// Constant-initialized, so a training step reads it without an initialization guard.
-template <fixed_string Name>
-inline ema_definition ema_registry{};
 
 template <fixed_string Name, class N>
 struct is_shadow_of : std::false_type {};
@@ -75,36 +75,58 @@ struct shadow_of_q {
   template <class N>
   using fn = is_shadow_of<Name, N>;
 };
+// A shadow of a variable (a tensor's average is restored under its own name).
+template <fixed_string Name, class N>
+struct is_variable_shadow_of : std::false_type {};
+template <fixed_string Name, class V>
+struct is_variable_shadow_of<Name, ema_shadow_node<Name, V>> : std::bool_constant<averages_a_variable<V>> {};
+template <fixed_string Name>
+struct variable_shadow_of_q {
+  template <class N>
+  using fn = is_variable_shadow_of<Name, N>;
+};
 
 template <class V>
 using is_floating_variable = std::bool_constant<floating_element<value_type_of<V>>>;
 
 }  // namespace detail
 
-/// In a diagnostic: apply(v...) averages floating-point variables only.
+/// In a diagnostic: apply(v...) averages floating-point variables and tensors only.
 template <fixed_string Variable>
 struct moving_averages_need_a_floating_point_variable {
   static constexpr bool value = false;  // own member: the diagnostic prints this type
 };
+/// In a diagnostic: a tensor's average is a variable, so the tensor needs a static shape.
+template <fixed_string Tensor>
+struct moving_averages_need_a_static_shape {
+  static constexpr bool value = false;
+};
+
+namespace detail {
+template <class Targets, class Inputs>
+struct ema_facade;
+template <class Targets, class... In>
+struct ema_facade<Targets, mp::mp_list<In...>> {
+  using type = writer_facade<none_t, scalar, node_kind::effect, Targets, In...>;
+};
+template <class NumUpdates>
+using num_updates_list = mp::mp_if_c<std::is_void_v<NumUpdates>, mp::mp_list<>, mp::mp_list<NumUpdates>>;
+}  // namespace detail
 
 /// The update node of a moving average: when run, for each v (in order),
-/// shadow -= (1 - decay) * (shadow - v). Its inputs are num_updates (if any) and the
-/// variables; it writes the shadows.
-template <fixed_string Name, class NumUpdates, class... V>
-struct ema_apply_node : node_base {
-  using value_type = none_t;
-  using shape_type = scalar;
-  static constexpr node_kind kind = node_kind::effect;
-  using num_updates_list = mp::mp_if_c<std::is_void_v<NumUpdates>, mp::mp_list<>, mp::mp_list<NumUpdates>>;
-  using inputs = mp::mp_append<num_updates_list, mp::mp_list<V...>>;
-  using targets = mp::mp_list<ema_shadow_node<Name, V>...>;
-  using reads = targets;  // the shadows must be initialized
+/// shadow -= (1 - decay) * (shadow - v). Its inputs are the decay, num_updates (if any)
+/// and the variables; it writes the shadows.
+template <fixed_string Name, class Decay, class NumUpdates, class... V>
+struct ema_apply_node
+    : detail::ema_facade<mp::mp_list<ema_shadow_node<Name, V>...>,
+                         mp::mp_append<mp::mp_list<Decay>, detail::num_updates_list<NumUpdates>, mp::mp_list<V...>>>::type {
+  using reads = mp::mp_list<ema_shadow_node<Name, V>...>;  // the shadows must be initialized
   using output_type = none_t;
   static constexpr std::string_view op_name = "ExponentialMovingAverage";
 
   template <class Ctx>
   static void run(Ctx& ctx) {
-    double decay = detail::ema_registry<Name>.decay;
+    double decay = static_cast<double>(ctx.template value<Decay>());
     if constexpr (!std::is_void_v<NumUpdates>) {
       const auto n = static_cast<double>(ctx.template value<NumUpdates>());
       decay = std::min(decay, (1.0 + n) / (10.0 + n));
@@ -117,7 +139,7 @@ struct ema_apply_node : node_base {
   static void update(Ctx& ctx, double decay) {
     using T = value_type_of<W>;
     auto& shadow = ctx.template slot_of<ema_shadow_node<Name, W>>().value;
-    const auto& value = ctx.template slot_of<W>().value;
+    const auto& value = ctx.template value<W>();
     const T rate = static_cast<T>(1.0 - decay);
     if constexpr (shape_of<W>::rank == 0) {
       shadow -= rate * (shadow - value);
@@ -129,48 +151,41 @@ struct ema_apply_node : node_base {
   }
 };
 
-/// tf.train.ExponentialMovingAverage named Name, with an optional num_updates node.
-template <fixed_string Name = "ExponentialMovingAverage", class NumUpdates = void>
+/// In a diagnostic: a moving average's decay must be a number or a scalar node.
+template <fixed_string MovingAverage>
+struct the_decay_must_be_a_number_or_a_scalar_node {
+  static constexpr bool value = false;
+};
+
+/// tf.train.ExponentialMovingAverage named Name, with its decay node Decay and an optional
+/// num_updates node.
+template <fixed_string Name, class Decay, class NumUpdates = void>
 class exponential_moving_average_t {
  public:
   static constexpr auto name = Name;
+  using num_updates_holder = mp::mp_if_c<std::is_void_v<NumUpdates>, group_node<>, NumUpdates>;
 
-  /// Defines the moving average Name with `decay`; a second definition must agree.
-  explicit exponential_moving_average_t(double decay) {
-    if (!(decay >= 0.0 && decay <= 1.0))
-      throw invalid_argument_error("ExponentialMovingAverage " + std::string(Name.view()) + ": decay " +
-                                   std::to_string(decay) + " is not in [0, 1]");
-    auto& r = detail::ema_registry<Name>;
-    if (r.defined && r.decay != decay)
-      throw already_exists_error("ExponentialMovingAverage " + std::string(Name.view()) +
-                                 " already exists with decay " + std::to_string(r.decay) +
-                                 "; give the second one another name, e.g. "
-                                 "train::exponential_moving_average<\"" +
-                                 std::string(Name.view()) + "_1\">(...)");
-    r.defined = true;
-    r.decay = decay;
-  }
+  constexpr exponential_moving_average_t(const Decay& decay, const num_updates_holder& num_updates = {})
+      : decay_(decay), num_updates_(num_updates) {}
 
-  /// The decay of this moving average's definition.
-  static double decay() noexcept { return detail::ema_registry<Name>.decay; }
+  /// The decay node (the named constant "<name>/decay" when the decay was a number).
+  constexpr const Decay& decay() const noexcept { return decay_; }
 
   /// The node that updates the shadows of v... (tf ExponentialMovingAverage.apply).
   template <node... V>
-  constexpr ema_apply_node<Name, NumUpdates, V...> apply(V...) const {
+  constexpr ema_apply_node<Name, Decay, NumUpdates, V...> apply(const V&... v) const {
     static_assert(sizeof...(V) > 0, "ema.apply(v...): give at least one variable");
-    static_assert((requires { V::is_variable; } && ...), "ema.apply(v...): every argument must be a variable");
-    (check_floating<V>(), ...);
-    return {};
+    (check_averaged<V>(), ...);
+    return make_node<ema_apply_node<Name, Decay, NumUpdates, V...>>(decay_, num_updates_, v...);
   }
 
   /// The shadow variable of v: "v/<Name>".
   template <node V>
-  constexpr ema_shadow_node<Name, V> average(V) const {
-    static_assert(requires { V::is_variable; }, "ema.average(v): v must be a variable");
-    return {};
+  constexpr ema_shadow_node<Name, V> average(const V& v) const {
+    return make_node<ema_shadow_node<Name, V>>(v);
   }
 
-  /// "v/<Name>", the checkpoint name of v's average.
+  /// "v/<Name>" ("add/<Name>" for a tensor), the checkpoint name of v's average.
   template <node V>
   static constexpr std::string_view average_name(V = {}) {
     return ema_shadow_node<Name, V>::name.view();
@@ -178,15 +193,15 @@ class exponential_moving_average_t {
 
   /// The saver entries that restore averaged values into plain variables
   /// (tf ExponentialMovingAverage.variables_to_restore): each averaged variable of the
-  /// session under its average's name, every other variable under its own name; the
-  /// session's shadows of this average are left out. The averaged variables are those whose
-  /// shadow the session holds, or, in a session without any (an evaluation program), every
-  /// floating-point variable.
+  /// session under its average's name, every other variable under its own name (non-
+  /// trainable ones, the averages of tensors); the session's shadows of variables are left
+  /// out. The averaged variables are those whose shadow the session holds, or, in a
+  /// session without any (an evaluation program), every floating-point variable.
   template <class Session>
   constexpr auto variables_to_restore(const Session&) const {
     using vars = typename Session::variables;
-    using shadows = mp::mp_copy_if_q<vars, detail::shadow_of_q<Name>>;
-    using plain = mp::mp_remove_if_q<vars, detail::shadow_of_q<Name>>;
+    using shadows = mp::mp_copy_if_q<vars, detail::variable_shadow_of_q<Name>>;
+    using plain = mp::mp_remove_if_q<vars, detail::variable_shadow_of_q<Name>>;
     if constexpr (mp::mp_empty<shadows>::value) {
       return entries_for<mp::mp_copy_if<plain, detail::is_floating_variable>>(plain{});
     } else {
@@ -198,7 +213,7 @@ class exponential_moving_average_t {
   /// other variable of the session under its own name.
   template <class Session, node... V>
   constexpr auto variables_to_restore(const Session&, V...) const {
-    using plain = mp::mp_remove_if_q<typename Session::variables, detail::shadow_of_q<Name>>;
+    using plain = mp::mp_remove_if_q<typename Session::variables, detail::variable_shadow_of_q<Name>>;
     return entries_for<mp::mp_list<V...>>(plain{});
   }
 
@@ -215,28 +230,58 @@ class exponential_moving_average_t {
     return saver_var_map<entry_of<Averaged, W>...>{};
   }
 
+  Decay decay_;
+  [[no_unique_address]] num_updates_holder num_updates_;
+
   template <class V>
-  static constexpr void check_floating() {
+  static constexpr void check_averaged() {
     if constexpr (!floating_element<value_type_of<V>>) {
-      static_assert(moving_averages_need_a_floating_point_variable<V::name>::value,
-                    "ema.apply(v...): moving averages are kept of float and double variables only");
+      static_assert(moving_averages_need_a_floating_point_variable<label_of<V>()>::value,
+                    "ema.apply(v...): moving averages are kept of float and double variables and tensors only");
+    } else if constexpr (!shape_of<V>::is_static) {
+      static_assert(moving_averages_need_a_static_shape<label_of<V>()>::value,
+                    "ema.apply(t...): the average of a tensor is a variable, so the tensor needs a static shape");
     }
   }
 };
 
-/// `exponential_moving_average(0.999)`: the moving average "ExponentialMovingAverage".
-template <fixed_string Name = "ExponentialMovingAverage">
-exponential_moving_average_t<Name> exponential_moving_average(double decay) {
-  return exponential_moving_average_t<Name>(decay);
+namespace detail {
+template <fixed_string Name, class D>
+auto ema_decay(const D& decay) {
+  if constexpr (node<D>) {
+    if constexpr (shape_of<D>::rank != 0) {
+      static_assert(the_decay_must_be_a_number_or_a_scalar_node<Name>::value,
+                    "exponential_moving_average(decay): decay must be a number or a scalar node");
+      return constant<0.0>();  // inert: the error above is the one to read
+    } else {
+      return decay;
+    }
+  } else {
+    static_assert(std::is_arithmetic_v<D>, "exponential_moving_average(decay): decay must be a number or a scalar node");
+    if (!(decay >= 0.0 && decay <= 1.0))
+      throw invalid_argument_error("ExponentialMovingAverage " + std::string(Name.view()) + ": decay " +
+                                   std::to_string(double(decay)) + " is not in [0, 1]");
+    return typeflow::constant<join_names<Name, "decay">(), double, scalar>(static_cast<double>(decay));
+  }
+}
+}  // namespace detail
+
+/// `exponential_moving_average(0.999)`: the moving average "ExponentialMovingAverage"; the
+/// decay is a number in [0, 1] or a scalar node.
+template <fixed_string Name = "ExponentialMovingAverage", class D>
+auto exponential_moving_average(const D& decay) {
+  using decay_node = decltype(detail::ema_decay<Name>(decay));
+  return exponential_moving_average_t<Name, decay_node>(detail::ema_decay<Name>(decay));
 }
 
 /// `exponential_moving_average(0.999, global_step)`: the decay is at most
 /// (1 + num_updates) / (10 + num_updates).
-template <fixed_string Name = "ExponentialMovingAverage", node NumUpdates>
-exponential_moving_average_t<Name, NumUpdates> exponential_moving_average(double decay, NumUpdates) {
+template <fixed_string Name = "ExponentialMovingAverage", class D, node NumUpdates>
+auto exponential_moving_average(const D& decay, const NumUpdates& num_updates) {
   static_assert(shape_of<NumUpdates>::rank == 0 && !std::is_same_v<value_type_of<NumUpdates>, bool>,
                 "exponential_moving_average(decay, num_updates): num_updates must be a scalar number");
-  return exponential_moving_average_t<Name, NumUpdates>(decay);
+  using decay_node = decltype(detail::ema_decay<Name>(decay));
+  return exponential_moving_average_t<Name, decay_node, NumUpdates>(detail::ema_decay<Name>(decay), num_updates);
 }
 
 }  // namespace typeflow::train

@@ -1,12 +1,15 @@
 // typeflow/train/optimizer.hpp — what every optimizer shares: gradient/variable pairs,
-// var_list, global_step, and the update node that applies gradients.
+// var_list, global_step, hyperparameters as graph values, and the update node that
+// applies gradients.
 //
-// An optimizer carries run-time hyperparameters, so it has a name in its type (DESIGN
-// rule 1), TensorFlow's default name unless given one: `adam(1e-3)` is the optimizer
-// "Adam". Its hyperparameters are part of its definition, program-wide, like a
-// variable's initializer; a second definition with other values throws. Its slot
-// variables are ordinary variables of the session, named as TensorFlow names them
-// ("w/Adam", "w/Adam_1"), so checkpoints carry the optimizer's state.
+// An optimizer's hyperparameters are scalar nodes, as in TensorFlow: a number (it becomes
+// the named constant "<optimizer>/learning_rate", carried by the update node to the
+// sessions that run it), a literal, a placeholder fed per run, a variable or an expression
+// (a decayed learning rate). Nothing is kept program-wide: `adam(0.001)` and `adam(0.05)`
+// are two definitions of the same graph, each session holding the values of the update
+// node it was given. The optimizer's name ("Adam" unless given one) names its slot
+// variables as TensorFlow names them ("w/Adam", "w/Adam_1"), so checkpoints carry its state;
+// two optimizers in one session need two names.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +23,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/graph/traverse.hpp"
+#include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/state.hpp"
 #include "typeflow/ops/variable.hpp"
 
@@ -30,6 +34,8 @@ template <class G, class V>
 struct grad_and_var_t {
   using gradient = G;
   using variable = V;
+  G gradient_node;  // the nodes, for the definitions they carry
+  V variable_node;
 };
 
 /// In a diagnostic: a gradient's shape must be its variable's shape.
@@ -39,7 +45,7 @@ struct gradient_must_have_the_variable_shape {
 };
 
 template <node G, node V>
-constexpr grad_and_var_t<G, V> grad_and_var(G, V) {
+constexpr grad_and_var_t<G, V> grad_and_var(const G& g, const V& v) {
   static_assert(requires { V::is_variable; }, "train::grad_and_var(g, v): v must be a variable");
   static_assert(std::is_same_v<value_type_of<G>, value_type_of<V>>,
                 "train::grad_and_var(g, v): g must have v's element type");
@@ -47,23 +53,25 @@ constexpr grad_and_var_t<G, V> grad_and_var(G, V) {
     static_assert(gradient_must_have_the_variable_shape<shape_of<G>, shape_of<V>>::value,
                   "train::grad_and_var(g, v): g must have v's shape");
   }
-  return {};
+  return {g, v};
 }
 
 /// The variables an optimizer updates: `minimize(loss, var_list(w, b))`.
 template <class... V>
-struct var_list_t {};
+struct var_list_t {
+  std::tuple<V...> variables;
+};
 template <node... V>
-constexpr var_list_t<V...> var_list(V...) {
+constexpr var_list_t<V...> var_list(const V&... v) {
   static_assert((requires { V::is_variable; } && ...), "train::var_list(v...): every argument must be a variable");
-  return {};
+  return {{v...}};
 }
 
-using global_step_node = variable_node<"global_step", std::int64_t, scalar>;
+using global_step_node = variable_node<"global_step", std::int64_t, scalar, init::fixed<init::zeros()>>;
 
 /// tf.train.get_or_create_global_step(): the int64 variable "global_step", zero at
 /// initialization; pass it to minimize or apply_gradients to count the updates.
-inline global_step_node global_step() { return variable<"global_step", std::int64_t>(init::zeros()); }
+constexpr global_step_node global_step() { return {}; }
 
 /// A slot variable of V for the optimizer named OptName: "v/OptName" (Index 0) or
 /// "v/OptName_1" (Index 1), of V's shape and type.
@@ -82,50 +90,77 @@ struct slot_name {
     }
   }();
 };
-template <class V, fixed_string OptName, int Index = 0>
-using slot_t = variable_node<slot_name<V, OptName, Index>::value, value_type_of<V>, shape_of<V>>;
+template <class V, fixed_string OptName, int Index = 0, class Init = init::fixed<init::zeros()>>
+using slot_t = variable_node<slot_name<V, OptName, Index>::value, value_type_of<V>, shape_of<V>, Init>;
 
 /// The slot variable of v that optimizer Opt keeps (e.g. `slot<0>(adam_opt, w)` is "w/Adam").
 template <int Index, class Opt, node V>
 constexpr auto slot(const Opt&, V) {
   return mp::mp_at_c<typename Opt::template slots<V>, Index>{};
 }
+/// The non-slot variable of optimizer Opt whose update uses v as its first variable
+/// (`non_slot<0>(adam_opt, w)` is "beta1_power", `non_slot<1>` "beta2_power").
+template <int Index, class Opt, node V>
+constexpr auto non_slot(const Opt&, V) {
+  return mp::mp_at_c<typename Opt::definition::template non_slots<V>, Index>{};
+}
 
 namespace detail {
 
-template <class Def>
-struct hyperparameters_registry {
-  bool defined = false;
-  typename Def::hyper value{};
+/// In a diagnostic: an optimizer's hyperparameter must be a scalar (rank 0) node or a number.
+template <fixed_string Hyperparameter>
+struct hyperparameter_must_be_a_scalar_node_or_a_number {
+  static constexpr bool value = false;
 };
 
-// Constant-initialized, so reading it in a training step costs no initialization guard.
-template <class Def>
-inline hyperparameters_registry<Def> registry_instance{};
-template <class Def>
-hyperparameters_registry<Def>& registry() {
-  return registry_instance<Def>;
+/// The node of hyperparameter Param of optimizer Opt given as `h`: `h` itself when it is a
+/// scalar node; a number becomes the named constant "<Opt>/<Param>" (TensorFlow's
+/// "Adam/learning_rate"), carried by the nodes built from it.
+template <fixed_string Opt, fixed_string Param, class H>
+auto hyperparameter(const H& h) {
+  if constexpr (node<H>) {
+    if constexpr (shape_of<H>::rank != 0) {
+      static_assert(hyperparameter_must_be_a_scalar_node_or_a_number<Param>::value,
+                    "an optimizer's hyperparameter must be a number or a scalar node (a literal, a "
+                    "placeholder, a variable or an expression of rank 0)");
+      return constant<0.0>();  // inert: the error above is the one to read
+    } else {
+      return h;
+    }
+  } else {
+    static_assert(std::is_arithmetic_v<H>, "an optimizer's hyperparameter must be a number or a scalar node");
+    return typeflow::constant<join_names<Opt, Param>(), double, scalar>(static_cast<double>(h));
+  }
+}
+template <fixed_string Opt, fixed_string Param, class H>
+using hyperparameter_t = decltype(hyperparameter<Opt, Param>(std::declval<const H&>()));
+
+/// The value of a hyperparameter node in a run, as a double.
+template <class H, class Ctx>
+double hyper_value(Ctx& ctx) {
+  return static_cast<double>(ctx.template value<H>());
 }
 
-/// Records an optimizer's hyperparameters under its type; a second definition must agree.
-template <class Def>
-const typename Def::hyper& define_hyperparameters(const typename Def::hyper& h) {
-  auto& r = registry<Def>();
-  if (r.defined && !(r.value == h))
-    throw already_exists_error("Optimizer " + std::string(Def::name.view()) +
-                               " already exists with other hyperparameters; give the second one "
-                               "another name, e.g. train::" +
-                               std::string(Def::kind_name) + "<\"" + std::string(Def::name.view()) + "_1\">(...)");
-  r.defined = true;
-  r.value = h;
-  return r.value;
+/// In a diagnostic: this hyperparameter gives a variable its initial value (Adam's beta1 is
+/// beta1_power's), so it must be known when variables are initialized.
+template <fixed_string Hyperparameter>
+struct hyperparameter_initializes_a_variable_give_a_number_or_a_literal {
+  static constexpr bool value = false;
+};
+/// The initializer of a variable whose initial value is hyperparameter H's.
+template <fixed_string Param, class H>
+constexpr auto initial_value_source() {
+  if constexpr (requires { H::is_literal; } || requires { H::is_named_constant; }) {
+    return std::type_identity<init::value_of<H>>{};
+  } else {
+    static_assert(hyperparameter_initializes_a_variable_give_a_number_or_a_literal<Param>::value,
+                  "this hyperparameter is a variable's initial value (as Adam's beta1 is beta1_power's): "
+                  "give it as a number or a literal (typeflow::constant<0.9>())");
+    return std::type_identity<init::fixed<init::zeros()>>{};
+  }
 }
-/// The hyperparameters of a defined optimizer (its update nodes exist only after the
-/// definition).
-template <class Def>
-const typename Def::hyper& hyperparameters() {
-  return registry<Def>().value;
-}
+template <fixed_string Param, class H>
+using initial_value_t = typename decltype(initial_value_source<Param, H>())::type;
 
 // Element loops over a variable's storage and its gradient value.
 template <class Storage>
@@ -177,11 +212,22 @@ struct update_inputs<Def, P> {
 template <class Def, class... P>
 using update_inputs_t = mp::mp_append<typename update_inputs<Def, P>::type...>;
 
-template <class Inputs>
+template <class Targets, class Inputs>
 struct effect_facade;
-template <class... In>
-struct effect_facade<mp::mp_list<In...>> {
-  using type = node_facade<none_t, scalar, node_kind::effect, In...>;
+template <class Targets, class... In>
+struct effect_facade<Targets, mp::mp_list<In...>> {
+  using type = writer_facade<none_t, scalar, node_kind::effect, Targets, In...>;
+};
+
+// What an update node writes: the variables, the optimizer's slots and non-slot variables,
+// the global step.
+template <class Def, class GlobalStep, class... Pairs>
+struct update_targets {
+  using first_variable = typename mp::mp_front<mp::mp_list<Pairs...>>::variable;
+  using state_variables = mp::mp_append<typename Def::template slots<typename Pairs::variable>...,
+                                        typename Def::template non_slots<first_variable>>;
+  using type = mp::mp_append<mp::mp_list<typename Pairs::variable...>, state_variables,
+                             mp::mp_if_c<std::is_void_v<GlobalStep>, mp::mp_list<>, mp::mp_list<GlobalStep>>>;
 };
 
 template <class Def, class G>
@@ -194,26 +240,26 @@ constexpr bool fused_update() {
 }
 
 template <class Def, class V, class G, class Ctx, class Step>
-void apply_pair(Ctx& ctx, const typename Def::hyper& h, const Step& step) {
+void apply_pair(Ctx& ctx, const Step& step) {
   if constexpr (fused_update<Def, G>()) {
-    Def::template apply_fused<V, G>(ctx, h);
+    Def::template apply_fused<V, G>(ctx, step);
   } else {
     check_gradient_size<V>(ctx.template value<G>());
-    Def::template apply<V>(ctx, h, step, ctx.template value<G>());
+    Def::template apply<V>(ctx, step, ctx.template value<G>());
   }
 }
 }  // namespace detail
 
+/// The update node of an optimizer (its inputs: the hyperparameter nodes, then what the
+/// updates read; it writes the variables, the optimizer's state and the global step).
 template <class Def, class GlobalStep, class... Pairs>
-struct apply_gradients_node : detail::effect_facade<detail::update_inputs_t<Def, Pairs...>>::type {
+struct apply_gradients_node
+    : detail::effect_facade<typename detail::update_targets<Def, GlobalStep, Pairs...>::type,
+                            mp::mp_append<typename Def::hyper_nodes, detail::update_inputs_t<Def, Pairs...>>>::type {
   static constexpr std::string_view op_name = Def::op_name;
   using output_type = none_t;
   using first_variable = typename mp::mp_front<mp::mp_list<Pairs...>>::variable;
-  using state_variables = mp::mp_append<typename Def::template slots<typename Pairs::variable>...,
-                                        typename Def::template non_slots<first_variable>>;
-  using targets = mp::mp_append<mp::mp_list<typename Pairs::variable...>, state_variables,
-                                mp::mp_if_c<std::is_void_v<GlobalStep>, mp::mp_list<>, mp::mp_list<GlobalStep>>>;
-  using reads = targets;
+  using reads = typename detail::update_targets<Def, GlobalStep, Pairs...>::type;
 
   // The update loops read the gradient and write the variable through restrict pointers.
   static_assert((!std::is_same_v<typename Pairs::gradient, typename Pairs::variable> && ...),
@@ -221,109 +267,130 @@ struct apply_gradients_node : detail::effect_facade<detail::update_inputs_t<Def,
 
   template <class Ctx>
   static void run(Ctx& ctx) {
-    const auto& h = detail::hyperparameters<Def>();
-    const auto step = Def::template prepare<first_variable>(ctx, h);
-    (detail::apply_pair<Def, typename Pairs::variable, typename Pairs::gradient>(ctx, h, step), ...);
-    Def::template finish<first_variable>(ctx, h);
+    const auto step = Def::template prepare<first_variable>(ctx);
+    (detail::apply_pair<Def, typename Pairs::variable, typename Pairs::gradient>(ctx, step), ...);
+    Def::template finish<first_variable>(ctx, step);
     if constexpr (!std::is_void_v<GlobalStep>) ctx.template slot_of<GlobalStep>().value += 1;
   }
 };
 
+/// In a diagnostic: minimize(loss) or compute_gradients(loss) found no variable on the
+/// loss's computation path that receives a gradient (every path is cut by stop_gradient,
+/// an op without a gradient such as ArgMax, or the loss reads no variable).
+template <fixed_string Loss>
+struct no_variable_on_the_loss_path_receives_a_gradient {
+  static constexpr bool value = false;
+};
+
 /// The part every optimizer shares: compute_gradients, apply_gradients, minimize.
+/// `Def::hyper_nodes` lists its hyperparameter nodes; the object holds them.
 template <class Def>
 struct optimizer {
   using definition = Def;
   template <class V>
   using slots = typename Def::template slots<V>;
+  using hyper_tuple = mp::mp_rename<typename Def::hyper_nodes, std::tuple>;
 
-  explicit optimizer(const typename Def::hyper& h) {
-    detail::define_hyperparameters<Def>(h);
-    hyper_ = h;
-  }
-  const typename Def::hyper& hyperparameters() const noexcept { return hyper_; }
+  explicit constexpr optimizer(const hyper_tuple& h) : hyper_(h) {}
+  /// The hyperparameter nodes, in the order the optimizer's factory takes them.
+  const hyper_tuple& hyperparameters() const noexcept { return hyper_; }
 
   /// (gradient, variable) pairs for the variables on loss's computation path that
   /// receive a gradient (tf.train.Optimizer.compute_gradients).
   template <node Loss>
-  constexpr auto compute_gradients(Loss) const {
+  constexpr auto compute_gradients(const Loss& loss) const {
     using order = graph::path_order<mp::mp_list<Loss>, mp::mp_list<>>;
     using vars = mp::mp_filter<graph::is_variable_node, order>;
-    return pairs_for<Loss>(vars{});
+    using real = mp::mp_copy_if_q<vars, has_real_gradient<Loss>>;
+    if constexpr (mp::mp_empty<real>::value) {
+      static_assert(no_variable_on_the_loss_path_receives_a_gradient<label_of<Loss>()>::value,
+                    "minimize(loss): no variable on the loss's computation path receives a gradient");
+      return std::tuple<>{};  // inert: the error above is the one to read
+    } else {
+      return pairs_for(loss, real{});
+    }
   }
   /// The same for the variables of var_list.
   template <node Loss, class... V>
-  constexpr auto compute_gradients(Loss, var_list_t<V...>) const {
-    return std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>{};
+  constexpr auto compute_gradients(const Loss& loss, const var_list_t<V...>& vars) const {
+    return std::apply(
+        [&](const V&... v) {
+          return std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>{{gradient(loss, v), v}...};
+        },
+        vars.variables);
   }
 
   /// The update node applying these pairs (tf.train.Optimizer.apply_gradients).
   template <class... G, class... V>
-  constexpr auto apply_gradients(std::tuple<grad_and_var_t<G, V>...>) const {
-    return apply_node<void>(mp::mp_list<grad_and_var_t<G, V>...>{});
+  constexpr auto apply_gradients(const std::tuple<grad_and_var_t<G, V>...>& pairs) const {
+    return apply_node<void>(pairs);
   }
   template <class... G, class... V>
-  constexpr auto apply_gradients(std::tuple<grad_and_var_t<G, V>...>, global_step_node) const {
-    return apply_node<global_step_node>(mp::mp_list<grad_and_var_t<G, V>...>{});
+  constexpr auto apply_gradients(const std::tuple<grad_and_var_t<G, V>...>& pairs, const global_step_node& gs) const {
+    return apply_node<global_step_node>(pairs, gs);
   }
   template <class... G, class... V>
-  constexpr auto apply_gradients(grad_and_var_t<G, V>... pairs) const {
+  constexpr auto apply_gradients(const grad_and_var_t<G, V>&... pairs) const {
     return apply_gradients(std::tuple<grad_and_var_t<G, V>...>{pairs...});
   }
 
   /// compute_gradients + apply_gradients (tf.train.Optimizer.minimize).
   template <node Loss>
-  constexpr auto minimize(Loss loss) const {
+  constexpr auto minimize(const Loss& loss) const {
     return apply_gradients(compute_gradients(loss));
   }
   template <node Loss, class... V>
-  constexpr auto minimize(Loss loss, var_list_t<V...> vars) const {
+  constexpr auto minimize(const Loss& loss, const var_list_t<V...>& vars) const {
     return apply_gradients(compute_gradients(loss, vars));
   }
   template <node Loss>
-  constexpr auto minimize(Loss loss, global_step_node gs) const {
+  constexpr auto minimize(const Loss& loss, const global_step_node& gs) const {
     return apply_gradients(compute_gradients(loss), gs);
   }
   template <node Loss, class... V>
-  constexpr auto minimize(Loss loss, var_list_t<V...> vars, global_step_node gs) const {
+  constexpr auto minimize(const Loss& loss, const var_list_t<V...>& vars, const global_step_node& gs) const {
     return apply_gradients(compute_gradients(loss, vars), gs);
   }
 
  private:
-  template <class Loss, class... V>
-  static constexpr auto pairs_for(mp::mp_list<V...>) {
-    using all = mp::mp_list<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>;
-    using real = mp::mp_copy_if_q<all, mp::mp_quote_trait<has_real_gradient>>;
-    static_assert(!mp::mp_empty<real>::value,
-                  "minimize(loss): no variable on the loss's computation path receives a gradient");
-    return mp::mp_rename<real, std::tuple>{};
-  }
-  template <class P>
+  template <class Loss>
   struct has_real_gradient {
-    using type = detail::is_real_gradient<typename P::gradient, typename P::variable>;
+    template <class V>
+    using fn = detail::is_real_gradient<autodiff::gradient_t<Loss, V>, V>;
   };
-  template <class GlobalStep, class... P>
-  static constexpr auto apply_node(mp::mp_list<P...>) {
-    // Slot variables get their initializers (their definition) here.
-    (Def::template define_slots<typename P::variable>(), ...);
-    Def::template define_non_slots<typename mp::mp_front<mp::mp_list<P...>>::variable>();
-    return apply_gradients_node<Def, GlobalStep, P...>{};
+  template <class Loss, class... V>
+  static constexpr auto pairs_for(const Loss& loss, mp::mp_list<V...>) {
+    // A variable's object, with the definition it carries, is found in the loss's.
+    return std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>{
+        {gradient(loss, make_node<V>(loss)), make_node<V>(loss)}...};
+  }
+  template <class GlobalStep, class... P, class... Extra>
+  constexpr auto apply_node(const std::tuple<P...>& pairs, const Extra&... extra) const {
+    if constexpr (sizeof...(P) == 0) {
+      return group_node<>{};  // inert: compute_gradients has reported the error
+    } else {
+      return std::apply(
+          [&](const auto&... h) {
+            return std::apply(
+                [&](const P&... p) {
+                  return make_node<apply_gradients_node<Def, GlobalStep, P...>>(h..., p.gradient_node...,
+                                                                                p.variable_node..., extra...);
+                },
+                pairs);
+          },
+          hyper_);
+    }
   }
 
-  typename Def::hyper hyper_;
+  hyper_tuple hyper_;
 };
 
 /// Hooks with nothing to do, for optimizers without per-step state.
 struct no_step_state {
   template <class V>
   using non_slots = mp::mp_list<>;
-  template <class V>
-  static void define_non_slots() {}
-  template <class V, class Ctx, class H>
-  static int prepare(Ctx&, const H&) {
-    return 0;
-  }
-  template <class V, class Ctx, class H>
-  static void finish(Ctx&, const H&) {}
+  template <class V, class Ctx, class Step>
+  static void finish(Ctx&, const Step&) {}
 };
 
 }  // namespace typeflow::train

@@ -9,32 +9,28 @@ namespace typeflow::train {
 
 /// ms = decay ms + (1 - decay) g^2; mom = momentum mom + lr g / sqrt(ms + epsilon);
 /// var -= mom. Slots "w/RMSProp" (ms, initialized to ones, as TensorFlow 1.x does) and
-/// "w/RMSProp_1" (mom, zeros).
-template <fixed_string Name>
+/// "w/RMSProp_1" (mom, zeros). The hyperparameters are scalar nodes.
+template <fixed_string Name, class LR, class Decay, class M, class Eps>
 struct rmsprop_def : no_step_state {
   static constexpr auto name = Name;
-  static constexpr std::string_view kind_name = "rmsprop";
   static constexpr std::string_view op_name = "RMSProp";
-  struct hyper {
-    double learning_rate = 0.001;
-    double decay = 0.9;
-    double momentum = 0.0;
-    double epsilon = 1e-10;
-    friend bool operator==(const hyper&, const hyper&) = default;
-  };
+  using hyper_nodes = mp::mp_list<LR, Decay, M, Eps>;
   template <class V>
-  using slots = mp::mp_list<slot_t<V, Name, 0>, slot_t<V, Name, 1>>;
-  template <class V>
-  static void define_slots() {
-    slot_t<V, Name, 0>::define(init::ones());
-    slot_t<V, Name, 1>::define(init::zeros());
-  }
+  using slots = mp::mp_list<slot_t<V, Name, 0, init::fixed<init::ones()>>, slot_t<V, Name, 1>>;
 
+  struct step_values {
+    double learning_rate, decay, momentum, epsilon;
+  };
+  template <class V, class Ctx>
+  static step_values prepare(Ctx& ctx) {
+    return {detail::hyper_value<LR>(ctx), detail::hyper_value<Decay>(ctx), detail::hyper_value<M>(ctx),
+            detail::hyper_value<Eps>(ctx)};
+  }
   template <class V, class Ctx, class G>
-  static void apply(Ctx& ctx, const hyper& h, int, const G& g) {
+  static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
     T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
-    T* __restrict ms = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
+    T* __restrict ms = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0, init::fixed<init::ones()>>>().value);
     T* __restrict mom = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
     const T* __restrict gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate), rho = static_cast<T>(h.decay),
@@ -47,14 +43,16 @@ struct rmsprop_def : no_step_state {
   }
 };
 
-template <fixed_string Name = "RMSProp">
-using rmsprop_optimizer = optimizer<rmsprop_def<Name>>;
-
-/// `rmsprop(learning_rate, decay = 0.9, momentum = 0, epsilon = 1e-10)`.
-template <fixed_string Name = "RMSProp">
-rmsprop_optimizer<Name> rmsprop(double learning_rate, double decay = 0.9, double momentum = 0.0,
-                                double epsilon = 1e-10) {
-  return rmsprop_optimizer<Name>({learning_rate, decay, momentum, epsilon});
+/// `rmsprop(learning_rate, decay = 0.9, momentum = 0, epsilon = 1e-10)`; each a number or
+/// a scalar node.
+template <fixed_string Name = "RMSProp", class LR, class Decay = double, class M = double, class Eps = double>
+auto rmsprop(const LR& learning_rate, const Decay& decay = 0.9, const M& momentum = 0.0, const Eps& epsilon = 1e-10) {
+  using def = rmsprop_def<Name, detail::hyperparameter_t<Name, "learning_rate", LR>,
+                          detail::hyperparameter_t<Name, "decay", Decay>, detail::hyperparameter_t<Name, "momentum", M>,
+                          detail::hyperparameter_t<Name, "epsilon", Eps>>;
+  return optimizer<def>(std::make_tuple(detail::hyperparameter<Name, "learning_rate">(learning_rate),
+                         detail::hyperparameter<Name, "decay">(decay), detail::hyperparameter<Name, "momentum">(momentum),
+                         detail::hyperparameter<Name, "epsilon">(epsilon)));
 }
 
 }  // namespace typeflow::train
