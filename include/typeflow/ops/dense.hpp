@@ -29,12 +29,39 @@ inline constexpr tanh_t tanh{};
 inline constexpr sigmoid_t sigmoid{};
 }  // namespace activation
 
+namespace fn {
+/// tf.nn.bias_add: x + bias, the bias along the last axis; an add that TensorFlow's graphs
+/// call BiasAdd.
+struct bias_add : add {
+  static constexpr std::string_view op_name = "BiasAdd";
+};
+}  // namespace fn
+
 namespace layers {
+
+namespace detail {
+/// The op N placed in the scope Scope, itself only (its inputs keep their names), when it
+/// is an anonymous op not in a scope yet; N otherwise.
+template <fixed_string Scope, class N>
+constexpr auto in_layer_scope(N n) {
+  if constexpr (named_node<N> || N::kind == node_kind::leaf || requires { N::scope; } ||
+                mp::mp_empty<inputs_of<N>>::value) {
+    return n;
+  } else {
+    return scoped_node<Scope, N>{};
+  }
+}
+}  // namespace detail
 
 /// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
 /// activation(matmul(x, kernel) + bias) with variables "dense/kernel" [in, 128]
 /// (glorot_uniform) and "dense/bias" [128] (zeros). `dense<128, "hidden">(x)` names
 /// them "hidden/kernel" and "hidden/bias"; a scope's full_name<"dense"> nests them.
+///
+/// Its ops are named as TensorFlow names them: "dense/MatMul", "dense/BiasAdd" (op
+/// BiasAdd) and the activation's "dense/Relu", "dense/Tanh", "dense/Sigmoid", so that
+/// get_tensor_by_name("dense/BiasAdd:0") finds the logits of an exported model. The input x
+/// keeps its own names.
 template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
 auto dense(X x, Activation act = {}, const init::initializer& kernel_init = init::glorot_uniform(),
            const init::initializer& bias_init = init::zeros()) {
@@ -45,7 +72,9 @@ auto dense(X x, Activation act = {}, const init::initializer& kernel_init = init
   constexpr std::ptrdiff_t in = shape_of<X>::dims[1];
   auto kernel = variable<join_names<Name, "kernel">(), T, shape<in, std::ptrdiff_t(Units)>>(kernel_init);
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>>(bias_init);
-  return act(matmul(x, kernel) + bias);
+  auto product = detail::in_layer_scope<Name>(matmul(x, kernel));
+  auto biased = detail::in_layer_scope<Name>(make_binary<fn::bias_add>(product, bias));
+  return detail::in_layer_scope<Name>(act(biased));
 }
 
 }  // namespace layers
