@@ -339,3 +339,31 @@ TEST_CASE("rotation: a checkpoint saved again under a name pending deletion is n
   save.save(sess, dir / "m", 1);
   CHECK(dir.files() == files{"checkpoint", "m-1"});
 }
+
+TEST_CASE("rotation: checkpoint_management_test.py CheckpointStateTest, as typeflow's state file differs") {
+  temp_dir dir;
+  // testCheckPointStateFailsWhenIncomplete: an empty state file is an error (TF: ValueError).
+  ckpt_testing::write_file(dir / "checkpoint", "");
+  CHECK_THROWS_WITH_AS(train::get_checkpoint_state(dir.path),
+                       ("DataLoss: Checkpoint state file " + (dir / "checkpoint") + " is corrupt: no model_checkpoint_path")
+                           .c_str(),
+                       tf::data_loss_error);
+  // testCheckPointCompletesRelativePaths: TF joins "./model.ckpt-687529" to the directory;
+  // typeflow accepts plain file names only (docs/reference/checkpoints.md), so it is DataLoss.
+  ckpt_testing::write_file(dir / "checkpoint", "model_checkpoint_path: \"./model.ckpt-687529\"\n"
+                                               "all_model_checkpoint_paths: \"./model.ckpt-687500\"\n");
+  CHECK_THROWS_AS(train::get_checkpoint_state(dir.path), tf::data_loss_error);
+  // testAllModelCheckpointPaths: the latest is always the last of all_model_checkpoint_paths
+  // (TF's generate_checkpoint_state_proto adds it), also for a saver that lists none.
+  auto v = v_var();
+  tf::session sess(v);
+  sess.initialize_all();
+  std::filesystem::remove(dir / "checkpoint");
+  train::saver none(train::saver_options{.max_to_keep = 0}, v);
+  const auto p = none.save(sess, dir / "model", 0);
+  check_state(dir, p, {p});
+  train::saver two(train::saver_options{.max_to_keep = 2}, v);
+  two.set_last_checkpoints({dir / "model-2"});
+  const auto p0 = two.save(sess, dir / "model", 0);
+  check_state(dir, p0, {dir / "model-2", p0});
+}

@@ -345,7 +345,7 @@ std::vector<variable_info> manifest_of(const Session&) {
 /// How a checkpoint differs from a session's variables: missing, extra, shape and dtype.
 template <class Session>
 checkpoint_diff diff_checkpoint(const Session& sess, const std::filesystem::path& path) {
-  return diff_manifests(manifest_of(sess), list_variables(path));
+  return diff_manifests(manifest_of(sess), io::list_tensors(path));
 }
 
 /// tf.train.Saver over Entries: `all_variables` (the default) or an mp_list of saved_as_t.
@@ -574,7 +574,7 @@ class saver {
   /// How the checkpoint at `path` differs from what this saver would restore into Session.
   template <class Session>
   checkpoint_diff diff(const Session&, const std::filesystem::path& path) const {
-    return diff_manifests(expected_manifest<Entries, Session>(), list_variables(path));
+    return diff_manifests(expected_manifest<Entries, Session>(), io::list_tensors(path));
   }
 
   /// tf.train.Saver.recover_last_checkpoints: sets the list of kept checkpoints to those of
