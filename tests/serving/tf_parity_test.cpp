@@ -75,6 +75,21 @@ TEST_CASE("parity: get_tensor_by_name(\"dense/BiasAdd:0\") on an exported saved 
   CHECK(got[1].as<float>() == xt::xarray<float>(expected_hidden));
 }
 
+TEST_CASE("parity: a dense layer's gradient reuses its forward ops (no unscoped copy of dense/Relu)") {
+  // An elementwise op's gradient rule names the op itself (relu's gradient is ReluGrad of
+  // its output): in a scope, that must be the scoped op, or the backward pass would compute
+  // an unscoped Relu again.
+  auto loss = tf::reduce_sum(out);
+  auto kernel = tf::variable<"dense/kernel", float, tf::shape<3, 4>>(tf::init::glorot_uniform(1));
+  const auto g = tf::describe_graph(tf::gradient(loss, kernel));
+  int relus = 0;
+  for (const auto& n : g.nodes) relus += n.op == "Relu";
+  CHECK(relus == 1);
+  CHECK(g.find("dense/Relu") != nullptr);
+  CHECK(g.find("ReluGrad") != nullptr);
+  CHECK(g.find("ReluGrad")->inputs[1] == "dense/Relu");
+}
+
 TEST_CASE("parity: a dense layer trains through BiasAdd (its gradient is an add's)") {
   auto labels = tf::placeholder<"tp_labels", float, tf::shape<tf::dyn, 2>>();
   auto loss = tf::reduce_mean(tf::square(out - labels));
