@@ -180,3 +180,18 @@ TEST_CASE("hostile: a checkpoint whose unused global step is not 0 is corrupt (i
   CHECK_THROWS_WITH_AS(train::list_variables(path), doctest::Contains("header checksum does not match"),
                        tf::data_loss_error);
 }
+
+TEST_CASE("hostile: a JSON checkpoint whose unused global step is not 0 is corrupt too") {
+  auto w = w_var();
+  tf::session sess(w);
+  sess.initialize_all();
+  temp_dir dir;
+  const auto path = train::saver({.format = train::archive_format::json}).save(sess, dir / "m");
+  auto text = ckpt_testing::read_file(path);
+  const auto at = text.find("\"global_step\": 0");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 16, "\"global_step\": 5");
+  ckpt_testing::write_file(path, text);
+  CHECK_THROWS_WITH_AS(train::list_variables(path), doctest::Contains("header checksum does not match"),
+                       tf::data_loss_error);
+}
