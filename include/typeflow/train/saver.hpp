@@ -12,7 +12,11 @@
 // save() writes one archive atomically and durably (io/file.hpp), then the directory's
 // "checkpoint" state file, then deletes the checkpoints beyond max_to_keep, the ones of a
 // previous run of the program included (the saver rebuilds its list from the state file and
-// a scan of the directory when it first saves there). One saver per directory at a time.
+// a scan of the directory when it first saves there, unless set_last_checkpoints or
+// recover_last_checkpoints gave it one). If the state file cannot be written, the save
+// throws, saying that its checkpoint is complete but unlisted, and the checkpoints taken off
+// the list are deleted after the next successful state write instead (as TensorFlow). One
+// saver per directory at a time.
 //
 // restore() is all-or-nothing: it checks every key, dtype and shape, reads and verifies
 // every tensor it needs, and only then writes the session's variables; any failure leaves
