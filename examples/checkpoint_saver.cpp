@@ -46,10 +46,13 @@ int main() {
     for (const auto& v : tf::train::list_variables(dir + "/model.ckpt-100"))
       std::printf("%s %s %s\n", v.name.c_str(), std::string(tf::dtype_name(v.dtype)).c_str(),
                   v.shape_string().c_str());
-    // layer1/w float32 [2, 3]
+    // global_step int64 []      (sorted by name, as tf.train.list_variables)
     // layer1/b float32 [3]
-    // global_step int64 []
+    // layer1/w float32 [2, 3]
     // [/snippet list_variables]
+    const auto listed = tf::train::list_variables(dir + "/model.ckpt-100");
+    EXPECT(listed.size() == 3 && listed[0].name == "global_step" && listed[1].name == "layer1/b" &&
+           listed[2].name == "layer1/w");
   }
   {
     // [snippet var_list]

@@ -78,6 +78,10 @@ int main() {
   tf::session model(output);
   EXPECT((model.uninitialized_names() ==
           std::vector<std::string>{"hidden/kernel", "hidden/bias", "output/kernel", "output/bias"}));
+  // Its ops are named as tf.layers.dense names them.
+  const tf::graph_description graph = tf::describe_graph(output);
+  EXPECT(graph.find("hidden/MatMul") && graph.find("hidden/BiasAdd")->op == "BiasAdd" && graph.find("hidden/Relu") &&
+         graph.find("output/BiasAdd") && !graph.find("output/Relu"));
   // [/snippet dense]
   model.initialize_all();
   xt::xtensor<float, 2> image_rows = xt::zeros<float>({5, 4});

@@ -92,14 +92,14 @@ void print_tensor(std::ostream& out, const io::tensor_info& t, const std::vector
 
 /// The manifest of a checkpoint, or of a manifest file when `path` is not a checkpoint.
 std::vector<io::tensor_info> manifest_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw typeflow::not_found_error("Cannot open " + path);
-  char first = 0;
-  in.get(first);
+  // Not a regular file (a directory, a FIFO): FailedPrecondition at once, never blocking.
+  io::fd_input_buffer in(io::open_regular_file(path, "Manifest"));
+  const int first = in.sgetc();
   // A checkpoint starts with cereal's endianness byte (binary) or '{' (JSON).
   if (first == 1 || first == '{') return io::list_tensors(path);
-  in.seekg(0);
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text;
+  char buf[4096];
+  for (std::streamsize n; (n = in.sgetn(buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
   return io::parse_manifest(text, path);
 }
 

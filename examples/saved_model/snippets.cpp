@@ -131,7 +131,8 @@ int main() {
   {
     // [snippet load]
     tf::session serve(probs, classes);  // the serving program's session: only what serving needs
-    auto model = sm::load(serve, {"serve"}, dir / "export", serving);
+    // loader.load(sess, [tag_constants.SERVING], export_dir): {sm::serving_tag} is {"serve"}
+    auto model = sm::load(serve, {sm::serving_tag}, dir / "export", serving);
     EXPECT(model.meta_graph().tags_string() == "{serve}");
     EXPECT(model.asset_paths() == std::vector<std::filesystem::path>{dir / "export" / "assets" / "vocab.txt"});
 
@@ -161,7 +162,8 @@ int main() {
     EXPECT(error_of([&] { sm::load(changed, {"serve"}, dir / "export"); }) ==
            "InvalidArgument: The session's graph differs from the SavedModel's meta graph {serve}: node "
            "dense/kernel = VariableV2() : float32 [3, 4] is not in it; the SavedModel's node of that name is "
-           "dense/kernel = VariableV2() : float32 [3, 2]");
+           "dense/kernel = VariableV2() : float32 [3, 2]: they differ in shape [3, 4] here, [3, 2] in the "
+           "SavedModel");
     // [/snippet load_errors]
   }
   {
@@ -189,22 +191,26 @@ int main() {
     const std::vector<tf::tensor> got = model.run_by_name({"Softmax:0", "dense/kernel:0"}, {{"x:0", batch()}});
     EXPECT(got[0].shape() == std::vector<std::size_t>{2, 2} && got[1].description() == "float32 [3, 2]");
 
+    // layers::dense names its ops as tf.layers.dense: "dense/BiasAdd:0" is the logits.
+    EXPECT(model.get_tensor_by_name("dense/BiasAdd:0").shape == std::vector<std::int64_t>{-1, 2});
+
     // Every node with a value can be fetched: placeholders, variables, ops.
     for (const sm::tensor_handle& t : model.tensors()) std::printf("%s ", t.name.c_str());
-    // x:0 dense/kernel:0 MatMul:0 dense/bias:0 add:0 Softmax:0 ArgMax:0 scale:0 mul:0
+    // x:0 dense/kernel:0 dense/MatMul:0 dense/bias:0 dense/BiasAdd:0 Softmax:0 ArgMax:0 scale:0 mul:0
     // [/snippet by_name]
     std::printf("\n");
     EXPECT(model.tensors().size() == 9);
-    EXPECT(model.tensors()[2].name == "MatMul:0");
+    EXPECT(model.tensors()[2].name == "dense/MatMul:0" && model.tensors()[4].name == "dense/BiasAdd:0");
     // [snippet by_name_errors]
     EXPECT(error_of([&] { model.run("scaled", {{"features", batch()}}); }) ==
            "InvalidArgument: Missing input 'scale' of signature 'scaled' (float32 [])");
     EXPECT(error_of([&] { model.run("serving_default", {{"features", xt::xarray<double>{{1, 2, 3}}}}); }) ==
            "InvalidArgument: Cannot feed a value of dtype float64 to input 'features' of signature "
            "'serving_default', which has dtype float32");
-    EXPECT(error_of([&] { model.run_by_name({"Softmax:0"}, {{"MatMul:0", xt::xarray<float>::from_shape({2, 2})}}); }) ==
-           "InvalidArgument: Cannot feed 'MatMul:0' by name: by-name feeds go to placeholders, and 'MatMul:0' is "
-           "a MatMul");
+    EXPECT(error_of([&] {
+             model.run_by_name({"Softmax:0"}, {{"dense/MatMul:0", xt::xarray<float>::from_shape({2, 2})}});
+           }) == "InvalidArgument: Cannot feed 'dense/MatMul:0' by name: by-name feeds go to placeholders, and "
+                 "'dense/MatMul:0' is a MatMul");
     EXPECT(error_of([&] { model.get_tensor_by_name("logits:0"); }) ==
            "NotFound: The name 'logits:0' refers to a Tensor which does not exist. The operation, 'logits', does "
            "not exist in the graph.");

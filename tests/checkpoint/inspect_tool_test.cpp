@@ -2,7 +2,9 @@
 // on the fuzz corpus's checkpoints (tests/fuzz/corpus/).
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -77,4 +79,16 @@ TEST_CASE("inspect_checkpoint: a corrupt file, a missing file or bad arguments e
   CHECK(inspect("").status == 2);
   CHECK(inspect(corpus + "/valid_binary --bogus").status == 2);
   CHECK(inspect("--help").status == 0);
+}
+
+TEST_CASE("inspect_checkpoint: a directory or a FIFO, as the checkpoint or the manifest, exits with status 2 at once") {
+  ::alarm(20);  // a FIFO opened for reading without O_NONBLOCK would block: fail instead
+  ckpt_testing::temp_dir dir;
+  std::filesystem::create_directory(dir / "directory");
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0644) == 0);
+  CHECK(inspect(dir / "directory").status == 2);
+  CHECK(inspect(dir / "fifo").status == 2);
+  CHECK(inspect(corpus + "/valid_binary --diff=" + dir / "fifo").status == 2);
+  CHECK(inspect(corpus + "/valid_binary --diff=" + dir / "directory").status == 2);
+  ::alarm(0);
 }

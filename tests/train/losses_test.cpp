@@ -73,7 +73,7 @@ TEST_CASE("dense layer: variables named as TensorFlow names them, activation app
   CHECK(g.find("dense/kernel")->shape == "[3, 2]");
   CHECK(g.find("dense/bias") != nullptr);
   CHECK(g.find("layer1/dense/kernel")->shape == "[3, 4]");
-  CHECK(g.find("Relu") != nullptr);
+  CHECK(g.find("dense/Relu") != nullptr);  // named as tf.layers.dense names it
   tf::session sess(out);
   sess.initialize_all();
   const xt::xtensor<float, 2> xv = {{1, 2, 3}, {-1, -1, 0.5}};

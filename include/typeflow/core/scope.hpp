@@ -13,12 +13,39 @@
 
 namespace typeflow {
 
+namespace detail {
+/// The gradient rule of Op placed in a scope as Self. An elementwise op's rule is handed
+/// the node itself (Fn::gradient<K, G, Self, In...>, so that it reuses the forward value):
+/// that must be the scoped node, or the rule would name an unscoped copy of the op, which
+/// a backward pass would compute again.
+template <class Self, class Op>
+struct scoped_gradient {
+  template <std::size_t K, class G>
+  using type = typename Op::template gradient<K, G>;
+};
+template <class Self, class Op>
+  requires requires { typename Op::function; }
+struct scoped_gradient<Self, Op> {
+  template <class L>
+  struct with_inputs;
+  template <class... In>
+  struct with_inputs<mp::mp_list<In...>> {
+    template <std::size_t K, class G>
+    using type = typename Op::function::template gradient<K, G, Self, In...>;
+  };
+  template <std::size_t K, class G>
+  using type = typename with_inputs<inputs_of<Op>>::template type<K, G>;
+};
+}  // namespace detail
+
 /// An anonymous op placed in a scope: evaluates as Op, is named "<scope>/<op_name>_k".
 template <fixed_string Scope, class Op>
 struct scoped_node : Op {
   static constexpr auto scope = Scope;
   template <class... N>
   using rebind = scoped_node<Scope, typename Op::template rebind<N...>>;
+  template <std::size_t K, class G>
+  using gradient = typename detail::scoped_gradient<scoped_node, Op>::template type<K, G>;
 };
 
 namespace detail {

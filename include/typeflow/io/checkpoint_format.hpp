@@ -6,9 +6,13 @@
 //   8 bytes "TFLWCKPT"              magic
 //   u32     format major, u32 minor a reader refuses a newer major version
 //   u32     CRC32C of the 16 bytes above (magic and version)
-//   header: u8 has_global_step, i64 global_step, u64 tensor count, then per tensor
-//           u64 name length, name bytes, u8 dtype, u64 rank, rank x u64 dims
-//   u32     CRC32C of the header bytes
+//   header: u8 has_global_step, i64 global_step (0 when has_global_step is 0), u64 tensor
+//           count, then per tensor u64 name length, name bytes, u8 dtype, u64 rank,
+//           rank x u64 dims
+//   u32     CRC32C of the header bytes, every one of them as stored (also the step's
+//           when has_global_step is 0); with the endianness flag and magic checked
+//           for their values and the version covered by its CRC, no byte before the
+//           data can change unnoticed
 //   data:   per tensor, in header order: u64 byte count, the elements (little-endian),
 //           u32 CRC32C of those bytes
 //   (end of file: trailing bytes are an error)
@@ -25,8 +29,12 @@
 // std::vector/std::string loaders allocate whatever size the file claims, so they are never
 // used here); shape products use checked multiplication. Every failure is a typeflow
 // error: DataLoss for a corrupt or truncated file (naming the header or the tensor),
-// InvalidArgument for a newer format version, NotFound for a missing file.
+// InvalidArgument for a newer format version, NotFound for a missing file,
+// FailedPrecondition for a path that is not a regular file (a directory, a FIFO: refused
+// before anything is read, so a FIFO cannot block the reader).
 #pragma once
+
+#include <sys/stat.h>
 
 #include <bit>
 #include <cmath>
@@ -209,10 +217,13 @@ inline std::uint32_t preamble_crc(std::uint32_t major, std::uint32_t minor) {
   return crc32c(e.bytes);
 }
 
-inline std::uint32_t header_crc(const checkpoint_header& h) {
+/// The CRC32C of the header's bytes. `stored_step` is the global-step field as the file
+/// holds it: a checkpoint without a step stores 0 there, and a reader passes what it read,
+/// so that every stored byte, those of an unused step too, is covered.
+inline std::uint32_t header_crc(const checkpoint_header& h, std::optional<std::int64_t> stored_step = std::nullopt) {
   le_encoder e;
   e.u8(h.global_step.has_value());
-  e.u64(static_cast<std::uint64_t>(h.global_step.value_or(0)));
+  e.u64(static_cast<std::uint64_t>(stored_step.value_or(h.global_step.value_or(0))));
   e.u64(h.tensors.size());
   for (const auto& t : h.tensors) {
     e.u64(t.name.size());
@@ -418,20 +429,13 @@ inline void write_checkpoint(std::ostream& out, archive_format format, std::opti
 /// Reads a checkpoint: the header when constructed, the tensors' data on request.
 class checkpoint_reader {
  public:
-  /// Opens the checkpoint file at `path` and reads its header.
+  /// Opens the checkpoint file at `path` and reads its header. A path that is not a
+  /// regular file (a directory, a FIFO, ...) is FailedPrecondition at once, naming it.
   explicit checkpoint_reader(const std::filesystem::path& path) : path_(path.string()) {
-    auto fb = std::make_unique<std::filebuf>();
-    if (!fb->open(path, std::ios::in | std::ios::binary)) {
-      std::error_code ec;
-      if (!std::filesystem::exists(path, ec))
-        throw not_found_error("Checkpoint " + path_ + " not found");
-      throw not_found_error("Unable to open checkpoint " + path_);
-    }
-    const auto end = fb->pubseekoff(0, std::ios::end, std::ios::in);
-    if (end == std::streampos(-1) || fb->pubseekoff(0, std::ios::beg, std::ios::in) != std::streampos(0))
-      throw not_found_error("Unable to read checkpoint " + path_ + " (not a regular file)");
-    file_ = std::move(fb);
-    init(*file_, static_cast<std::uint64_t>(std::streamoff(end)));
+    struct ::stat st {};
+    const int fd = open_regular_file(path, "Checkpoint", &st);
+    file_ = std::make_unique<fd_input_buffer>(fd);
+    init(*file_, static_cast<std::uint64_t>(st.st_size));
   }
 
   /// Reads a checkpoint held in memory; the bytes must outlive the reader.
@@ -581,6 +585,7 @@ class checkpoint_reader {
     const auto step = read_value<std::int64_t>("header");
     if (has_step > 1) detail::throw_corrupt(path_, "bad header (global step flag)");
     if (has_step) header_.global_step = step;
+    stored_step_ = step;
     const auto count = read_value<std::uint64_t>("header");
     // The smallest entry: length (8), a 1-byte name, dtype (1), rank (8); plus 12 data bytes.
     if (count > max_tensors || count > remaining_ / 30)
@@ -615,7 +620,7 @@ class checkpoint_reader {
         detail::throw_corrupt(path_, "bad header (two tensors are named " + t.name + ")");
       header_.tensors.push_back(std::move(t));
     }
-    if (read_value<std::uint32_t>("header") != detail::header_crc(header_))
+    if (read_value<std::uint32_t>("header") != detail::header_crc(header_, stored_step_))
       detail::throw_corrupt(path_, "header checksum does not match");
 
     // The data section must be exactly what the manifest describes.
@@ -823,6 +828,7 @@ class checkpoint_reader {
     ar(cereal::make_nvp("has_global_step", has_step), cereal::make_nvp("global_step", step),
        cereal::make_nvp("header_crc32c", stored_header_crc));
     if (has_step) header_.global_step = step;
+    stored_step_ = step;
 
     ar.setNextName("tensors");
     ar.startNode();
@@ -894,7 +900,8 @@ class checkpoint_reader {
       json_data_.push_back(std::move(data));
     }
     ar.finishNode();
-    if (stored_header_crc != detail::header_crc(header_)) detail::throw_corrupt(path_, "header checksum does not match");
+    if (stored_header_crc != detail::header_crc(header_, stored_step_))
+      detail::throw_corrupt(path_, "header checksum does not match");
     json_crcs_ = std::move(crcs);
   }
 
@@ -916,7 +923,8 @@ class checkpoint_reader {
 
   std::string path_;
   checkpoint_header header_;
-  std::unique_ptr<std::filebuf> file_;
+  std::int64_t stored_step_ = 0;  // the global-step field as stored, also when unused
+  std::unique_ptr<fd_input_buffer> file_;
   std::unique_ptr<memory_input_buffer> memory_;
   const unsigned char* memory_data_ = nullptr;
   std::size_t memory_size_ = 0;

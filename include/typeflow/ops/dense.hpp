@@ -29,6 +29,14 @@ inline constexpr tanh_t tanh{};
 inline constexpr sigmoid_t sigmoid{};
 }  // namespace activation
 
+namespace fn {
+/// tf.nn.bias_add: x + bias, the bias along the last axis; an add that TensorFlow's graphs
+/// call BiasAdd.
+struct bias_add : add {
+  static constexpr std::string_view op_name = "BiasAdd";
+};
+}  // namespace fn
+
 namespace layers {
 
 namespace detail {
@@ -40,6 +48,26 @@ constexpr void check_dense_input() {
 }
 template <std::size_t Units, node X>
 using kernel_shape = shape<shape_of<X>::dims[1], std::ptrdiff_t(Units)>;
+
+/// The op N placed in the scope Scope, itself only (its inputs keep their names), when it
+/// is an anonymous op not in a scope yet; N otherwise.
+template <fixed_string Scope, class N>
+constexpr auto in_layer_scope(const N& n) {
+  if constexpr (named_node<N> || N::kind == node_kind::leaf || requires { N::scope; } ||
+                mp::mp_empty<inputs_of<N>>::value) {
+    return n;
+  } else {
+    return make_node<scoped_node<Scope, N>>(n);
+  }
+}
+
+/// activation(bias_add(matmul(x, kernel), bias)), each op named in the layer's scope.
+template <fixed_string Name, class X, class K, class B, class Activation>
+auto dense_layer(const X& x, const K& kernel, const B& bias, Activation act) {
+  auto product = in_layer_scope<Name>(matmul(x, kernel));
+  auto biased = in_layer_scope<Name>(make_binary<fn::bias_add>(product, bias));
+  return in_layer_scope<Name>(act(biased));
+}
 }  // namespace detail
 
 /// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
@@ -47,13 +75,18 @@ using kernel_shape = shape<shape_of<X>::dims[1], std::ptrdiff_t(Units)>;
 /// (glorot_uniform) and "dense/bias" [128] (zeros), their initializers in their types.
 /// `dense<128, "hidden">(x)` names them "hidden/kernel" and "hidden/bias"; a scope's
 /// full_name<"dense"> nests them.
+///
+/// Its ops are named as TensorFlow names them: "dense/MatMul", "dense/BiasAdd" (op
+/// BiasAdd) and the activation's "dense/Relu", "dense/Tanh", "dense/Sigmoid", so that
+/// get_tensor_by_name("dense/BiasAdd:0") finds the logits of an exported model. The input x
+/// keeps its own names.
 template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
 auto dense(const X& x, Activation act = {}) {
   detail::check_dense_input<Units, Name, X>();
   using T = value_type_of<X>;
   auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>, init::glorot_uniform()>();
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>, init::zeros()>();
-  return act(matmul(x, kernel) + bias);
+  return detail::dense_layer<Name>(x, kernel, bias, act);
 }
 
 /// The same with initializers known at run time (kernel_initializer, bias_initializer),
@@ -65,7 +98,7 @@ auto dense(const X& x, Activation act, const init::initializer& kernel_init,
   using T = value_type_of<X>;
   auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>>(kernel_init);
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>>(bias_init);
-  return act(matmul(x, kernel) + bias);
+  return detail::dense_layer<Name>(x, kernel, bias, act);
 }
 
 }  // namespace layers

@@ -38,9 +38,18 @@
 
 namespace typeflow::saved_model {
 
+/// A tag of tf.saved_model.tag_constants: a string_view that also converts to std::string,
+/// so that `load(sess, {sm::serving_tag}, dir)` reads as TensorFlow's
+/// `loader.load(sess, [tag_constants.SERVING], dir)`.
+struct tag_constant : std::string_view {
+  using std::string_view::string_view;
+  operator std::string() const { return std::string(data(), size()); }
+};
 /// tf.saved_model.tag_constants
-inline constexpr std::string_view serving_tag = "serve";
-inline constexpr std::string_view training_tag = "train";
+inline constexpr tag_constant serving_tag{"serve"};
+inline constexpr tag_constant training_tag{"train"};
+inline constexpr tag_constant gpu_tag{"gpu"};
+inline constexpr tag_constant tpu_tag{"tpu"};
 /// tf.saved_model.signature_constants
 inline constexpr std::string_view default_serving_signature_def_key = "serving_default";
 inline constexpr std::string_view predict_method_name = "tensorflow/serving/predict";

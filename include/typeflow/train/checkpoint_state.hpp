@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -139,15 +138,21 @@ inline checkpoint_state parse_checkpoint_state(std::string_view text, const std:
 }
 
 /// The state file of `dir`, or nothing when there is none (tf.train.get_checkpoint_state).
-/// A state file that cannot be parsed is DataLoss.
+/// A state file that cannot be parsed is DataLoss; one that is not a regular file (a
+/// directory, a FIFO) is FailedPrecondition naming it, at once.
 inline std::optional<checkpoint_state> get_checkpoint_state(const std::filesystem::path& dir,
                                                             std::string_view latest_filename = "checkpoint") {
   const auto file = dir / std::string(latest_filename);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
+  int fd;
+  try {
+    fd = io::open_regular_file(file, "Checkpoint state file");
+  } catch (const not_found_error&) {
+    return std::nullopt;
+  }
+  io::fd_input_buffer in(fd);
   std::string text(max_checkpoint_state_bytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  const auto n = in.sgetn(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(n < 0 ? 0 : n));
   return parse_checkpoint_state(text, file.string());
 }
 

@@ -12,7 +12,11 @@
 // save() writes one archive atomically and durably (io/file.hpp), then the directory's
 // "checkpoint" state file, then deletes the checkpoints beyond max_to_keep, the ones of a
 // previous run of the program included (the saver rebuilds its list from the state file and
-// a scan of the directory when it first saves there). One saver per directory at a time.
+// a scan of the directory when it first saves there, unless set_last_checkpoints or
+// recover_last_checkpoints gave it one). If the state file cannot be written, the save
+// throws, saying that its checkpoint is complete but unlisted, and the checkpoints taken off
+// the list are deleted after the next successful state write instead (as TensorFlow). One
+// saver per directory at a time.
 //
 // restore() is all-or-nothing: it checks every key, dtype and shape, reads and verifies
 // every tensor it needs, and only then writes the session's variables; any failure leaves
@@ -37,6 +41,7 @@
 #include <new>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,9 +70,14 @@ using io::archive_format;
 /// One tensor of a checkpoint's manifest (tf.train.list_variables): name, dtype, shape.
 using variable_info = io::tensor_info;
 
-/// The manifest of the checkpoint at `path`: (name, shape, dtype) of every tensor, in file
-/// order. Reads the header only.
-inline std::vector<variable_info> list_variables(const std::filesystem::path& path) { return io::list_tensors(path); }
+/// The manifest of the checkpoint at `path`: (name, shape, dtype) of every tensor, sorted
+/// by name as tf.train.list_variables sorts them (io::list_tensors gives the file order).
+/// Reads the header only.
+inline std::vector<variable_info> list_variables(const std::filesystem::path& path) {
+  auto out = io::list_tensors(path);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
 
 // --- what a saver saves -------------------------------------------------------------------------
 
@@ -96,8 +106,10 @@ constexpr auto var_map(A...);
 
 /// Options of a saver (tf.train.Saver's keyword arguments).
 struct saver_options {
-  /// Checkpoints kept; older ones are deleted. 0 keeps every checkpoint.
-  std::size_t max_to_keep = 5;
+  /// Checkpoints kept; older ones are deleted. 0 or nullopt (TensorFlow's None) keeps
+  /// every checkpoint, and the saver then lists none (last_checkpoints() is empty, the
+  /// state file lists the latest only), as TensorFlow.
+  std::optional<std::size_t> max_to_keep = 5;
   /// Besides the newest max_to_keep, keep one checkpoint per this many hours.
   double keep_checkpoint_every_n_hours = 10000.0;
   /// Restore a tensor of another shape when the element counts agree.
@@ -106,7 +118,9 @@ struct saver_options {
   archive_format format = archive_format::portable_binary;
   /// The name of the state file.
   std::string latest_filename = "checkpoint";
-  /// Seconds since the epoch; the system clock when empty (tests pass their own).
+  /// Seconds since the epoch; the system clock when empty (tests pass their own). Read
+  /// when the saver is made (the first keep_checkpoint_every_n_hours period starts then)
+  /// and at each save (the checkpoint's timestamp).
   std::function<double()> clock{};
   /// Restore over initialized variables through a read-only mapping of the checkpoint
   /// (verified where it lies, then copied once) rather than read(2) into a staging buffer.
@@ -335,7 +349,7 @@ std::vector<variable_info> manifest_of(const Session&) {
 /// How a checkpoint differs from a session's variables: missing, extra, shape and dtype.
 template <class Session>
 checkpoint_diff diff_checkpoint(const Session& sess, const std::filesystem::path& path) {
-  return diff_manifests(manifest_of(sess), list_variables(path));
+  return diff_manifests(manifest_of(sess), io::list_tensors(path));
 }
 
 /// tf.train.Saver over Entries: `all_variables` (the default) or an mp_list of saved_as_t.
@@ -360,10 +374,37 @@ class saver {
   const saver_options& options() const noexcept { return options_; }
 
   /// The checkpoints this saver keeps, oldest first (tf.train.Saver.last_checkpoints).
+  /// Empty when max_to_keep is 0 or nullopt.
   std::vector<std::string> last_checkpoints() const {
     std::vector<std::string> out;
     for (const auto& c : kept_) out.push_back(c.path);
     return out;
+  }
+
+  /// The checkpoints this saver kept, oldest first, with the time each was saved (seconds
+  /// since the epoch).
+  std::vector<std::pair<std::string, double>> last_checkpoints_with_time() const {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : kept_) out.emplace_back(c.path, c.timestamp);
+    return out;
+  }
+
+  /// tf.train.Saver.set_last_checkpoints: the list of kept checkpoints, oldest first. Their
+  /// timestamps are +infinity (as TensorFlow), so that keep_checkpoint_every_n_hours
+  /// preserves rather than deletes them when they rotate out. The saver then takes this
+  /// list as it is: its next save does not take over the directory's other checkpoints.
+  void set_last_checkpoints(const std::vector<std::string>& paths) {
+    std::vector<std::pair<std::string, double>> with_time;
+    for (const auto& p : paths) with_time.emplace_back(p, std::numeric_limits<double>::infinity());
+    set_last_checkpoints_with_time(with_time);
+  }
+
+  /// tf.train.Saver.set_last_checkpoints_with_time: the kept checkpoints, oldest first,
+  /// with the time each was saved; as set_last_checkpoints otherwise.
+  void set_last_checkpoints_with_time(const std::vector<std::pair<std::string, double>>& paths) {
+    kept_.clear();
+    for (const auto& [p, t] : paths) kept_.push_back({p, t});
+    list_given_ = true;
   }
 
   /// Writes the saver's variables to `prefix`-`global_step` (or `prefix` without a step),
@@ -537,16 +578,22 @@ class saver {
   /// How the checkpoint at `path` differs from what this saver would restore into Session.
   template <class Session>
   checkpoint_diff diff(const Session&, const std::filesystem::path& path) const {
-    return diff_manifests(expected_manifest<Entries, Session>(), list_variables(path));
+    return diff_manifests(expected_manifest<Entries, Session>(), io::list_tensors(path));
   }
 
-  /// Sets the list of kept checkpoints (tf.train.Saver.recover_last_checkpoints); their
-  /// timestamps are the files' modification times.
+  /// tf.train.Saver.recover_last_checkpoints: sets the list of kept checkpoints to those of
+  /// `paths` that exist, in the order given, each with its file's modification time (a
+  /// checkpoint deleted meanwhile is left out); as set_last_checkpoints otherwise.
   void recover_last_checkpoints(const std::vector<std::string>& paths) {
-    kept_.clear();
-    for (const auto& p : paths) kept_.push_back({p, mtime_of(p)});
-    recovered_dir_.reset();
+    std::vector<std::pair<std::string, double>> with_time;
+    for (const auto& p : paths)
+      if (const auto t = mtime_of(p)) with_time.emplace_back(p, *t);
+    set_last_checkpoints_with_time(with_time);
   }
+
+  /// Checkpoints that rotation took off the list but could not delete yet, because the
+  /// state file could not be written (they are deleted after the next state write).
+  std::vector<std::string> pending_deletions() const { return pending_delete_; }
 
  private:
   struct kept_checkpoint {
@@ -611,11 +658,14 @@ class saver {
   template <class E>
   using variable_of = typename E::variable;
 
-  static double mtime_of(const std::filesystem::path& p) {
+  static std::optional<double> mtime_of(const std::filesystem::path& p) {
     struct ::stat st {};
-    if (::stat(p.c_str(), &st) != 0) return 0;
+    if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     return static_cast<double>(st.st_mtim.tv_sec) + 1e-9 * static_cast<double>(st.st_mtim.tv_nsec);
   }
+
+  bool rotating() const noexcept { return options_.max_to_keep.value_or(0) > 0; }
+  double keep_period() const noexcept { return options_.keep_checkpoint_every_n_hours * 3600.0; }
 
   /// On the first save into `dir`: takes over the checkpoints of a previous run (the
   /// state file's list and the files "<base>-<step>" the directory holds) and removes the
@@ -623,24 +673,27 @@ class saver {
   void recover(const std::filesystem::path& dir, const std::string& base) {
     if (recovered_dir_ && *recovered_dir_ == dir) return;
     recovered_dir_ = dir;
-    next_keep_time_ = now() + options_.keep_checkpoint_every_n_hours * 3600.0;
+    // A list given by set_last_checkpoints / recover_last_checkpoints is taken as it is.
+    if (std::exchange(list_given_, false)) return;
     std::vector<kept_checkpoint> found;
     std::optional<checkpoint_state> state;
     try {
       state = get_checkpoint_state(dir, options_.latest_filename);
     } catch (const data_loss_error&) {
       // A corrupt state file is rebuilt from the directory below and replaced by this save.
+    } catch (const failed_precondition_error&) {
+      // Neither is a state file that is not a regular file; this save then says that it
+      // could not list its checkpoint.
     }
     if (state) {
-      if (state->last_preserved_timestamp)
-        next_keep_time_ = *state->last_preserved_timestamp + options_.keep_checkpoint_every_n_hours * 3600.0;
+      if (state->last_preserved_timestamp) next_keep_time_ = *state->last_preserved_timestamp + keep_period();
       for (std::size_t i = 0; i < state->all_model_checkpoint_paths.size(); ++i) {
         const auto& name = state->all_model_checkpoint_paths[i];
         if (!detail::is_checkpoint_of(name, base)) continue;
         std::error_code ec;
         if (!std::filesystem::is_regular_file(dir / name, ec)) continue;
         const double t = i < state->all_model_checkpoint_timestamps.size() ? state->all_model_checkpoint_timestamps[i]
-                                                                            : mtime_of(dir / name);
+                                                                            : mtime_of(dir / name).value_or(0);
         found.push_back({(dir / name).string(), t});
       }
     }
@@ -659,61 +712,94 @@ class saver {
       if (!detail::is_checkpoint_of(name, base) || name == base) continue;
       const auto full = (dir / name).string();
       if (std::none_of(found.begin(), found.end(), [&](const auto& k) { return k.path == full; }))
-        scanned.push_back({full, mtime_of(entry.path())});
+        scanned.push_back({full, mtime_of(entry.path()).value_or(0)});
     }
     for (auto& s : scanned) found.push_back(std::move(s));
     std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
-    // A saver that moves to another directory rotates that directory's checkpoints only.
-    kept_ = std::move(found);
+    // A saver that moves to another directory rotates that directory's checkpoints only;
+    // a saver that keeps every checkpoint lists none.
+    if (rotating()) kept_ = std::move(found);
   }
 
+  // TensorFlow's order (Saver.save): record the new checkpoint (rotation moves the oldest
+  // beyond max_to_keep to the deletions pending), write the state file, and only then
+  // delete. A failed state write leaves the deletions pending for the next successful one,
+  // and says that the checkpoint, complete on disk, is not listed.
   void after_save(const std::filesystem::path& dir, const std::filesystem::path& path) {
     const auto p = path.string();
-    std::erase_if(kept_, [&](const auto& k) { return k.path == p; });
-    kept_.push_back({p, now()});
-    std::vector<std::string> to_delete;
-    if (options_.max_to_keep > 0) {
-      while (kept_.size() > options_.max_to_keep) {
+    const double saved_at = now();
+    if (rotating()) {
+      std::erase_if(kept_, [&](const auto& k) { return k.path == p; });
+      kept_.push_back({p, saved_at});
+      while (kept_.size() > *options_.max_to_keep) {
         const auto oldest = kept_.front();
         kept_.erase(kept_.begin());
         if (oldest.timestamp > next_keep_time_) {
-          next_keep_time_ += options_.keep_checkpoint_every_n_hours * 3600.0;
+          next_keep_time_ += keep_period();
           continue;  // preserved: it leaves the list, not the disk
         }
-        to_delete.push_back(oldest.path);
+        pending_delete_.push_back(oldest.path);
       }
     }
+    std::erase(pending_delete_, p);  // saved again under a name that was to be deleted
     checkpoint_state state;
     state.model_checkpoint_path = path.filename().string();
-    if (options_.max_to_keep == 0) {
-      // TensorFlow: with max_to_keep 0 every file is kept, the state lists the latest.
-      state.all_model_checkpoint_paths.push_back(state.model_checkpoint_path);
-      state.all_model_checkpoint_timestamps.push_back(kept_.back().timestamp);
-    } else {
-      for (const auto& k : kept_) {
-        const std::filesystem::path kp(k.path);
-        if (kp.parent_path() != path.parent_path()) continue;
-        state.all_model_checkpoint_paths.push_back(kp.filename().string());
-        state.all_model_checkpoint_timestamps.push_back(k.timestamp);
-      }
+    // Checkpoints in the directory of the state file, oldest first; the latest is the last
+    // (TensorFlow adds it when the saver lists none).
+    for (const auto& k : kept_) {
+      const std::filesystem::path kp(k.path);
+      if (kp.parent_path() != path.parent_path() || k.path == p) continue;
+      state.all_model_checkpoint_paths.push_back(kp.filename().string());
+      state.all_model_checkpoint_timestamps.push_back(k.timestamp);
     }
-    state.last_preserved_timestamp = next_keep_time_ - options_.keep_checkpoint_every_n_hours * 3600.0;
-    update_checkpoint_state(dir, state, options_.latest_filename);
+    state.all_model_checkpoint_paths.push_back(state.model_checkpoint_path);
+    state.all_model_checkpoint_timestamps.push_back(saved_at);
+    state.last_preserved_timestamp = next_keep_time_ - keep_period();
+    try {
+      update_checkpoint_state(dir, state, options_.latest_filename);
+    } catch (const error& e) {
+      rethrow_as(e, "Checkpoint " + p + " was written, but it is not listed in the state file " +
+                        (dir / options_.latest_filename).string() +
+                        " (latest_checkpoint does not return it), which could not be written: " + e.message() +
+                        (pending_delete_.empty() ? std::string()
+                                                 : ". The checkpoints that rotation removes from the list (" +
+                                                       join(pending_delete_) +
+                                                       ") are deleted after the next state file is written"));
+    }
     // Deleting needs no fsync: the durable state file no longer lists these files, and a
     // deletion a crash undoes is redone by the next run's scan of the directory.
-    for (const auto& d : to_delete) ::unlink(d.c_str());
+    for (const auto& d : std::exchange(pending_delete_, {})) ::unlink(d.c_str());
   }
+
+  // Throws an error of e's code with another message.
+  [[noreturn]] static void rethrow_as(const error& e, const std::string& message) {
+    switch (e.code()) {
+      case error_code::invalid_argument: throw invalid_argument_error(message);
+      case error_code::not_found: throw not_found_error(message);
+      case error_code::failed_precondition: throw failed_precondition_error(message);
+      case error_code::data_loss: throw data_loss_error(message);
+      default: throw unknown_error(message);
+    }
+  }
+
+  double first_keep_time() const { return now() + keep_period(); }
 
   saver_options options_{};
   std::vector<kept_checkpoint> kept_;
+  std::vector<std::string> pending_delete_;
   std::optional<std::filesystem::path> recovered_dir_;
-  double next_keep_time_ = 0;
+  bool list_given_ = false;
+  // The first checkpoint saved after this time is preserved (keep_checkpoint_every_n_hours);
+  // one period after the saver is made, as TensorFlow.
+  double next_keep_time_ = first_keep_time();
 };
 
 saver() -> saver<all_variables>;
 saver(saver_options) -> saver<all_variables>;
-template <class... A>
-saver(A...) -> saver<detail::entries_t<A...>>;
+template <class A0, class... A>
+  requires(!std::is_same_v<A0, saver_options>)
+saver(A0, A...) -> saver<detail::entries_t<A0, A...>>;
+// Options given as a value (not a braced list) too.
 template <class... A>
 saver(saver_options, A...) -> saver<detail::entries_t<A...>>;
 
