@@ -176,7 +176,8 @@ auto feed(N, const V& value) {
     // shape does not have.
     static_assert(cannot_feed_a_value_of_static_shape_to<label_of<N>(), typename detail::static_shape_of<V>::type,
                                                          S>::value,
-                  "feed(x, value): the value's static shape does not fit the node's shape");
+                  "feed(x, value): the value's type fixes a rank or shape that x does not have; feed a "
+                  "value of x's shape");
     return inert{};
   } else if constexpr (S::rank == 0) {
     detail::check_shape<N>(value.shape());  // a tensor of one element is not a scalar either
