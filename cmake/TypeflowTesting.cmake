@@ -10,9 +10,11 @@
 #       the label "threads", and a place in the target typeflow_thread_tests. The
 #       ThreadSanitizer build (TYPEFLOW_SANITIZE_THREAD) builds that target and runs
 #       `ctest -L threads`: every test is defined there, only these are built and run.
-#   typeflow_add_compile_fail_test(<name> <source> <regex>)
+#   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>])
 #       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
-#       <regex>; ctest test compile_fail.<name>, label "compile-fail".
+#       <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
+#       second test compile_fail.<name>.short checks that the whole build output of the
+#       failure (the build tool's lines included) is at most <n> lines: one error, then stop.
 #   typeflow_add_header_tests(<include dir>)
 #       one TU per header, each including only that header: OBJECT target typeflow_header_tests.
 #
@@ -118,6 +120,7 @@ endfunction()
 # build tool echoes too.
 
 function(typeflow_add_compile_fail_test name source regex)
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "MAX_LINES" "")
   if(NOT IS_ABSOLUTE "${source}")
     set(source "${PROJECT_SOURCE_DIR}/tests/compile_fail/${source}")
   endif()
@@ -135,6 +138,16 @@ function(typeflow_add_compile_fail_test name source regex)
     LABELS compile-fail
     RESOURCE_LOCK typeflow_build_tree
     ENVIRONMENT LC_ALL=C)
+  if(arg_MAX_LINES)
+    add_test(NAME compile_fail.${name}.short
+             COMMAND "${CMAKE_COMMAND}" "-DBUILD_DIR=${PROJECT_BINARY_DIR}" "-DTARGET=${target}"
+                     "-DCONFIG=$<CONFIG>" "-DMAX_LINES=${arg_MAX_LINES}"
+                     -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/TypeflowCompileFailLength.cmake")
+    set_tests_properties(compile_fail.${name}.short PROPERTIES
+      LABELS compile-fail
+      RESOURCE_LOCK typeflow_build_tree
+      ENVIRONMENT LC_ALL=C)
+  endif()
 endfunction()
 
 # --- header self-containment (STYLE.md 14) ---------------------------------------------

@@ -63,7 +63,6 @@ int main(int argc, char** argv) {
         yb(i) = train.labels[k];
       }
       auto [loss_value, done] = sess.run(tf::fetch(loss, train_op), tf::feed(x, xb), tf::feed(labels, yb));
-      (void)done;
       if ((step + 1) % 100 == 0) {
         const auto now = std::chrono::steady_clock::now();
         const double secs = std::chrono::duration<double>(now - window_start).count();

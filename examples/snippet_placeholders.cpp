@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include <xtensor/xfixed.hpp>
+#include <xtensor/xarray.hpp>
 #include <xtensor/xtensor.hpp>
 
 #include <typeflow/typeflow.hpp>
@@ -88,7 +89,7 @@ int main() {
     // [/snippet wrong_shape]
 
     // [snippet wrong_rank]
-    xt::xtensor<float, 1> vector = {1, 2, 3};
+    xt::xarray<float> vector = {1.f, 2.f, 3.f};  // rank known only at run time
     try {
       sess.run(x * x, tf::feed(x, vector));
       EXPECT(!"run throws");

@@ -30,6 +30,7 @@
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/state.hpp"
 #include "typeflow/session/feed.hpp"
+#include "typeflow/session/fetch.hpp"
 
 namespace typeflow {
 
@@ -68,7 +69,8 @@ struct a_const_session_runs_no_node_that_changes_state {
   static constexpr bool value = false;
 };
 
-/// In a diagnostic: this argument of run() is neither a node, fetch(...) nor feed(...).
+/// In a diagnostic: this part of run()'s fetch is neither a node nor a structure of nodes
+/// (fetch(...), std::tuple, std::array, hana::tuple, hana::map, a Hana struct).
 template <class T>
 struct fetch_is_not_a_typeflow_node {
   static constexpr bool value = false;
@@ -134,21 +136,6 @@ struct changes_state_q {
   using fn = std::bool_constant<changes_state<N>()>;
 };
 
-template <class F>
-struct is_fetch_list : std::false_type {};
-template <class... N>
-struct is_fetch_list<fetch_list<N...>> : std::true_type {};
-
-
-template <class N>
-struct effect_output {
-  using type = none_t;
-};
-template <class N>
-  requires requires { typename N::output_type; }
-struct effect_output<N> {
-  using type = typename N::output_type;
-};
 
 // Buffer of a materialized node: its value for elementwise and compute ops, its own
 // output for effects that have one.
@@ -835,13 +822,6 @@ struct run_plan {
 
 }  // namespace detail
 
-/// What fetching N returns: its value as a container (the scalar itself for rank 0), or
-/// the output of an effect node (none_t for group).
-template <class N>
-using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !requires { typename N::forwards; } &&
-                                       !requires { typename N::forwards_variable; },
-                                   typename detail::effect_output<N>::type, result_t<N>>;
-
 /// tf.Session. `session sess(roots...)` holds every variable the roots reach.
 template <class... Roots>
 class session {
@@ -870,17 +850,29 @@ class session {
   session(session&&) noexcept = default;
   session& operator=(session&&) noexcept = default;
 
-  /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple.
+  /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple; a
+  /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
+  /// feed(x, value) or hana::maps from nodes to values.
   template <class Fetch, class... Feeds>
   auto run(const Fetch& f, const Feeds&... feeds) {
-    return run_impl(*this, f, feeds...);
+    if constexpr (detail::has_feed_map<Feeds...>) {
+      return std::apply([&](const auto&... fs) { return run_impl(*this, f, fs...); },
+                        std::tuple_cat(detail::feeds_of(feeds)...));
+    } else {
+      return run_impl(*this, f, feeds...);
+    }
   }
   /// A run through a const session: only paths that change nothing (no assign, optimizer
   /// update, initializer or print; anything else does not compile). Safe to call from many
   /// threads at once: each run in flight has its own buffers, variables are only read.
   template <class Fetch, class... Feeds>
   auto run(const Fetch& f, const Feeds&... feeds) const {
-    return run_impl(*this, f, feeds...);
+    if constexpr (detail::has_feed_map<Feeds...>) {
+      return std::apply([&](const auto&... fs) { return run_impl(*this, f, fs...); },
+                        std::tuple_cat(detail::feeds_of(feeds)...));
+    } else {
+      return run_impl(*this, f, feeds...);
+    }
   }
 
   /// Where typeflow::print writes (std::cerr by default, as tf.Print).
@@ -997,20 +989,6 @@ struct run_context {
 
 namespace detail {
 
-template <class F>
-void check_feed_shape(const F& f) {
-  using N = typename F::node_type;
-  if constexpr (shape_of<N>::rank > 0) {
-    const auto& got = f.value.shape();
-    if (!shape_matches<shape_of<N>>(got)) {
-      const std::string what = named_node<N> ? std::string(name_of<N>()) : std::string(op_name_of<N>());
-      throw invalid_argument_error("Cannot feed value of shape " + shape_string(got) + " for " +
-                                   (graph::is_placeholder_node<N>::value ? "placeholder '" : "node '") + what +
-                                   "', which has shape " + shape_string<shape_of<N>>());
-    }
-  }
-}
-
 /// A fetch that reaches a named constant built from its type (no values) fails, naming it.
 template <class Extra, class... K>
 void check_fetch_definitions(const Extra& extra, mp::mp_list<K...>) {
@@ -1026,11 +1004,7 @@ template <class Extra, class Fetch>
 Extra fetch_definitions(const Fetch& f) {
   Extra extra;
   if constexpr (!std::is_same_v<Extra, definitions<>>) {
-    if constexpr (requires { f.nodes; }) {
-      std::apply([&](const auto&... n) { take_definitions(extra, typename Extra::keys{}, n...); }, f.nodes);
-    } else {
-      take_definitions(extra, typename Extra::keys{}, f);
-    }
+    for_each_fetched_node(f, [&](const auto& n) { take_definitions(extra, typename Extra::keys{}, n); });
     check_fetch_definitions(extra, typename Extra::keys{});
   }
   return extra;
@@ -1048,14 +1022,17 @@ void run_steps(Env& env, mp::mp_list<S...>) {
   }
 }
 
-// The fetched values, from their sources (Src...) as their result types (R...).
-template <class Env, class... Src, class... R, bool Single>
-auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>, std::bool_constant<Single>) {
-  if constexpr (Single) {
-    using F = mp::mp_front<mp::mp_list<R...>>;
-    return F(eval(Src{}, env)...);
-  } else {
+// The fetched values, from their sources (Src...) as their result types (R...), in the
+// structure of the fetch F.
+template <class F, class Env, class... Src, class... R>
+auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>) {
+  if constexpr (node<F>) {
+    using V = mp::mp_front<mp::mp_list<R...>>;
+    return V(eval(Src{}, env)...);
+  } else if constexpr (is_flat_fetch<F>::value) {
     return std::tuple<R...>(R(eval(Src{}, env))...);
+  } else {
+    return build_fetch_result<F>(std::tuple<R...>(R(eval(Src{}, env))...));
   }
 }
 
@@ -1064,17 +1041,25 @@ auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>, std::bool_constan
 template <class... Roots>
 template <class Self, class Fetch, class... Feeds>
 inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&... feeds) {
-  constexpr bool fetch_ok = node<Fetch> || detail::is_fetch_list<Fetch>::value;
-  if constexpr (!fetch_ok) {
-    static_assert(fetch_is_not_a_typeflow_node<Fetch>::value,
-                  "run(fetch, feeds...): the fetch must be a typeflow node or typeflow::fetch(nodes...)");
+  using structure = detail::fetch_structure<Fetch>;
+  if constexpr (!structure::valid) {
+    static_assert(fetch_is_not_a_typeflow_node<mp::mp_front<typename structure::not_nodes>>::value,
+                  "run(fetch, feeds...): the fetch must be a typeflow node, typeflow::fetch(nodes...) or "
+                  "a structure of nodes (std::tuple, std::array, hana::tuple, hana::map, Hana struct)");
     return none_t{};
+  } else if constexpr (!(detail::is_feed<Feeds>::value && ...)) {
+    static_assert((detail::is_feed<Feeds>::value && ...),
+                  "run(fetch, feeds...): pass feeds as typeflow::feed(node, value) or a hana::map from "
+                  "nodes to values");
+    return none_t{};
+  } else if constexpr (mp::mp_empty<typename detail::fetches_of<Fetch>::type>::value) {
+    // An empty fetch runs nothing (TensorFlow's sess.run([])); its feeds are still checked.
+    static_assert(every_node_is_fed_once<mp::mp_is_set<mp::mp_list<typename Feeds::node_type...>>::value>::value,
+                  "run(fetch, feeds...): a node is fed twice");
+    (detail::check_feed_shape(feeds), ...);
+    return detail::build_fetch_result<Fetch>(std::tuple<>{});
   } else {
     using fetches = typename detail::fetches_of<Fetch>::type;
-    static_assert(mp::mp_all_of<fetches, graph::is_node>::value,
-                  "run(fetch(a, b, ...)): every fetch must be a typeflow node");
-    static_assert((requires { typename Feeds::node_type; } && ...),
-                  "run(fetch, feeds...): pass feeds as typeflow::feed(node, value)");
     using fed = mp::mp_list<typename Feeds::node_type...>;
     static_assert(every_node_is_fed_once<mp::mp_is_set<fed>::value>::value,
                   "run(fetch, feeds...): a node is fed twice");
@@ -1108,10 +1093,10 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     }();
     if constexpr (!fed_ok || !vars_ok || !const_ok) {
       // After the error above, a value of the right type, so that no second error follows.
-      if constexpr (std::is_same_v<Fetch, mp::mp_front<fetches>>) {
+      if constexpr (node<Fetch>) {
         return fetch_result_t<Fetch>{};
       } else {
-        return mp::mp_rename<mp::mp_transform<fetch_result_t, fetches>, std::tuple>{};
+        return detail::build_fetch_result<Fetch>(mp::mp_rename<mp::mp_transform<fetch_result_t, fetches>, std::tuple>{});
       }
     } else {
       // Everything that can be rejected is rejected before anything runs.
@@ -1126,7 +1111,6 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
       using plan = typename ctx_t::plan;
       using sources = mp::mp_transform<plan::template source, fetches>;
       using results = mp::mp_transform<fetch_result_t, fetches>;
-      using single = std::is_same<Fetch, mp::mp_front<fetches>>;
       const feed_tuple feed_refs(feeds...);
       const auto extra = detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
       // Steps and fetches go through env (detail functions named by short types), not
@@ -1137,19 +1121,19 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
         ctx_t ctx{self, feed_refs, bufs, &extra};
         env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
-        return detail::collect(env, sources{}, results{}, single{});
+        return detail::collect<Fetch>(env, sources{}, results{});
       } else if constexpr (std::is_const_v<Self>) {
         const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, lease.get(), &extra};
         env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
-        return detail::collect(env, sources{}, results{}, single{});
+        return detail::collect<Fetch>(env, sources{}, results{});
       } else {
         auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, bufs, &extra};
         env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
-        return detail::collect(env, sources{}, results{}, single{});
+        return detail::collect<Fetch>(env, sources{}, results{});
       }
     }
   }
