@@ -3,7 +3,8 @@
 #
 # For each N in $NS (default 100 200 400 800) it generates the chain graph
 # x0 = placeholder, x1 = x0 * 2, x_{i+1} = x_i + x_{i-1} up to x_N (gen.py chain N), and
-# the MLP-shaped graph (gen.py mlp), compiles each with /usr/bin/time -v, one compile at
+# the MLP-shaped graph (gen.py mlp), and for each N in $GRAD_NS (default 200 400 800) the
+# gradient of the chain with respect to x0 and x1 (gen.py grad N), compiles each with /usr/bin/time -v, one compile at
 # a time, records wall seconds, CPU seconds (user + sys) and the compiler's peak resident
 # memory, links and runs each binary once to check its result, and prints a markdown
 # table on stdout and writes a CSV. N = $REPEAT_N (default 800) is compiled $REPEAT
@@ -12,13 +13,15 @@
 #   benchmarks/compile/run.sh                       # the whole benchmark
 #   NS="100 200" SKIP_MLP=1 benchmarks/compile/run.sh
 #   benchmarks/compile/run.sh --time-report 200     # where the compiler spends its time
+#   benchmarks/compile/run.sh --time-report grad200 # the same for the gradient benchmark
+#   NS= SKIP_MLP=1 GRAD_NS="200 400 800" benchmarks/compile/run.sh   # gradients only
 #
 # Environment:
 #   CXX            compiler (g++)
 #   CXXFLAGS       flags (-std=c++20 -O2 -ftemplate-depth=4096)
 #   INCLUDE_DIR    typeflow headers (<repo>/include); point it to another tree to compare
 #   REF            measure the headers of this git commit instead (extracted to BUILD_DIR)
-#   NS, REPEAT_N, REPEAT, SKIP_MLP
+#   NS (empty: no chain), REPEAT_N, REPEAT, SKIP_MLP, GRAD_NS (empty: no gradient benchmark)
 #   BUILD_DIR      generated sources, objects, logs (benchmarks/compile/build)
 #   CSV            CSV output (BUILD_DIR/results.csv)
 #   MEM_LIMIT_MB   address-space limit of a compile (8192, 4x the budget): on a shared
@@ -26,7 +29,7 @@
 #                  the kernel's OOM killer (16384 did, with other builds running on the
 #                  24 GiB machine); 0 disables the limit
 #   TIME_LIMIT_S   a compile is stopped after this many wall seconds (1800)
-#   BUDGET_S, BUDGET_MB   the budget of N = 800 (20 s, 2048 MB)
+#   BUDGET_S, BUDGET_MB   the budget of N = 800, chain and gradient (20 s, 2048 MB)
 set -u -o pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,10 +37,11 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 CXX="${CXX:-g++}"
 CXXFLAGS="${CXXFLAGS:--std=c++20 -O2 -ftemplate-depth=4096}"
 INCLUDE_DIR="${INCLUDE_DIR:-$ROOT/include}"
-NS="${NS:-100 200 400 800}"
+NS="${NS-100 200 400 800}"
 REPEAT_N="${REPEAT_N:-800}"
 REPEAT="${REPEAT:-1}"
 SKIP_MLP="${SKIP_MLP:-0}"
+GRAD_NS="${GRAD_NS-200 400 800}"
 BUILD_DIR="${BUILD_DIR:-$HERE/build}"
 CSV="${CSV:-$BUILD_DIR/results.csv}"
 MEM_LIMIT_MB="${MEM_LIMIT_MB:-8192}"
@@ -142,6 +146,8 @@ if [[ "${1:-}" == "--time-report" ]]; then
   n="${2:?usage: run.sh --time-report N|mlp}"
   if [[ "$n" == mlp ]]; then
     "$PY" "$HERE/gen.py" mlp --include "$INCLUDE_DIR" -o "$BUILD_DIR/mlp.cpp"; src="$BUILD_DIR/mlp.cpp"
+  elif [[ "$n" == grad* ]]; then
+    "$PY" "$HERE/gen.py" grad "${n#grad}" -o "$BUILD_DIR/$n.cpp"; src="$BUILD_DIR/$n.cpp"
   else
     "$PY" "$HERE/gen.py" chain "$n" -o "$BUILD_DIR/chain_$n.cpp"; src="$BUILD_DIR/chain_$n.cpp"
   fi
@@ -186,11 +192,22 @@ one_chain() {  # N run
   record chain "$n" $((n + 2)) "$run" "$name"
 }
 
+one_grad() {  # N run
+  local n="$1" run="$2" name="grad_$1_run$2"
+  "$PY" "$HERE/gen.py" grad "$n" -o "$BUILD_DIR/grad_$n.cpp" || die "gen.py failed"
+  compile "$name" "$BUILD_DIR/grad_$n.cpp"
+  R_STATUS="-"; R_OUT=""
+  [[ "$C_STATUS" == ok ]] && check "$name"
+  # nodes: the chain's N + 2, the seed (ones), N - 1 adds and the product g_1 * 2
+  record grad "$n" $((2 * n + 3)) "$run" "$name"
+}
+
 echo "run.sh: $CXX $CXXFLAGS, headers $INCLUDE_DIR ($HEADERS_AT), limits ${MEM_LIMIT_MB} MB / ${TIME_LIMIT_S} s" >&2
 for n in $NS; do one_chain "$n" 1; done
 for ((r = 2; r <= REPEAT + 1; r++)); do
   case " $NS " in *" $REPEAT_N "*) one_chain "$REPEAT_N" "$r" ;; esac
 done
+for n in $GRAD_NS; do one_grad "$n" 1; done
 if [[ "$SKIP_MLP" != 1 ]]; then
   "$PY" "$HERE/gen.py" mlp --include "$INCLUDE_DIR" -o "$BUILD_DIR/mlp.cpp" || die "gen.py failed"
   compile mlp_run1 "$BUILD_DIR/mlp.cpp"
@@ -209,7 +226,7 @@ printf '%s\n' "${ROWS[@]}"
 
 # Budget: every compile of N = 800 under BUDGET_S wall seconds and BUDGET_MB.
 verdict=$(awk -F, -v bs="$BUDGET_S" -v bm="$BUDGET_MB" '
-  $1 == "chain" && $2 == 800 { seen = 1
+  ($1 == "chain" || $1 == "grad") && $2 == 800 { seen = 1
     if ($5 != "ok" || $6 + 0 >= bs || $10 + 0 >= bm) bad = 1 }
   END { if (!seen) print "N=800 not measured"; else if (bad) print "OVER BUDGET"; else print "within budget" }' "$CSV")
 echo

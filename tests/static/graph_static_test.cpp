@@ -120,6 +120,22 @@ static_assert(info<mp_list<A, B>>::materialized<A>);
 static_assert(!info<mp_list<B>, mp_list<A>>::materialized<A>);
 static_assert(is_list<info<mp_list<B>, mp_list<A>>::order, A, Y, B>);
 
+// --- consumers on a path (what gradients() sums over) ----------------------------------
+// In the order of the path, each consumer once: e = a * a holds a in two input slots.
+using F = decltype(E{} + B{} + D{});
+static_assert(is_list<info<mp_list<F>>::order, X, Two, A, E, Y, B, decltype(E{} + B{}), D, F>);
+static_assert(is_list<info<mp_list<F>>::consumers<X>, A, D>);
+static_assert(is_list<info<mp_list<F>>::consumers<A>, E, B>);
+static_assert(is_list<info<mp_list<F>>::consumers<Two>, A>);
+static_assert(is_list<info<mp_list<F>>::consumers<D>, F>);
+// The fetch has none; a node off the path (s) or cut off by a feed (x) has none.
+static_assert(is_list<info<mp_list<F>>::consumers<F>>);
+static_assert(is_list<info<mp_list<F>>::consumers<S>>);
+static_assert(is_list<info<mp_list<B>, mp_list<A>>::consumers<X>>);
+static_assert(is_list<info<mp_list<B>, mp_list<A>>::consumers<A>, B>);
+// Several fetches: consumers across all their paths.
+static_assert(is_list<info<mp_list<S, D>>::consumers<X>, A, D>);
+
 }  // namespace
 
 TEST_CASE("static graph tests compiled; a run evaluates the path the types describe") {

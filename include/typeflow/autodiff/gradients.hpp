@@ -4,8 +4,9 @@
 // y's computation path, of c's gradient rule applied to the gradient of c. Each
 // `gradient_of<Ctx, N>` is a class template instantiation, so the compiler memoizes it:
 // every node's gradient is built once, and only for nodes on a path from a requested x
-// to y. Consumers are found with builtin type identity over the path, never with
-// per-node set unions (DESIGN, compile-time rules).
+// to y. The consumers of every node of y's path are found at once, in one pass over the
+// path's edges (graph::path_info::consumers), so building all gradients costs the size of
+// the graph, not its square; never with per-node set unions (DESIGN, compile-time rules).
 #pragma once
 
 #include <cstddef>
@@ -62,21 +63,16 @@ template <class Y, class Seed>
 struct context {
   using y = Y;
   using seed = Seed;
-  using order = graph::path_order<mp::mp_list<Y>, mp::mp_list<>>;
+  using path = graph::path_info<mp::mp_list<Y>, mp::mp_list<>>;
 };
 
 template <class Ctx, class N>
 struct gradient_of;
 
+// Builtins and concepts, not variable templates: a variable template per node is a symbol
+// named after the node's type (see graph/traverse.hpp).
 template <class C>
-inline constexpr bool has_gradient_rule = requires { requires bool(C::differentiable); };
-
-// Consumers of N on the path: nodes having N among their inputs.
-template <class N>
-struct consumes {
-  template <class C>
-  using fn = std::bool_constant<contains_v<inputs_of<C>, N>>;
-};
+concept has_gradient_rule = requires { requires bool(C::differentiable); };
 
 template <class A, class B>
 struct add_gradients_impl {
@@ -97,40 +93,70 @@ struct add_gradients_impl<no_gradient, no_gradient> {
 template <class A, class B>
 using add_gradients = typename add_gradients_impl<A, B>::type;
 
-template <class C, class K, class G>
-using input_gradient_q = input_gradient<C, K::value, G>;
+// The sum of gradients G..., left to right (((G1 + G2) + G3) ...), no_gradient left out;
+// no_gradient if none flows. A node's few consumers or input slots, never a graph's nodes.
+//
+// Here and below, pack expansions over a node's inputs and consumers, not mp11's
+// algorithms: mp_at, mp_fold and mp_transform over lists that hold node types cost g++ 12
+// about 100 KB each (mp_at builds a map of the list), 0.4 GB for the N = 800 chain.
+template <class... G>
+struct sum_of {
+  using type = no_gradient;
+};
+template <class A>
+struct sum_of<A> {
+  using type = A;
+};
+template <class A, class B, class... R>
+struct sum_of<A, B, R...> : sum_of<add_gradients<A, B>, R...> {};
 
-// The contributions of consumer C to input N: one per input slot of C that holds N.
+// C's gradient rule for its input slot K, if that slot holds the input differentiated.
+template <class C, std::size_t K, class G, bool Holds>
+struct slot_gradient {
+  using type = no_gradient;
+};
+template <class C, std::size_t K, class G>
+struct slot_gradient<C, K, G, true> {
+  using type = input_gradient<C, K, G>;
+};
+
+// The contributions of consumer C, whose gradient is G, to input N: one per input slot of
+// C that holds N.
+template <class C, class N, class G, class In = inputs_of<C>,
+          class K = std::make_index_sequence<mp::mp_size<In>::value>>
+struct slot_gradients;
+template <class C, class N, class G, class... In, std::size_t... K>
+struct slot_gradients<C, N, G, mp::mp_list<In...>, std::index_sequence<K...>> {
+  using type = typename sum_of<typename slot_gradient<C, K, G, __is_same(In, N)>::type...>::type;
+};
+
+template <class C, class N, class G,
+          int Case = __is_same(G, no_gradient) ? 0 : !has_gradient_rule<C> ? 1 : 2>
+struct contribution_impl : slot_gradients<C, N, G> {};
+// No gradient reaches C (a stop_gradient after it): C's rule is not needed.
+template <class C, class N, class G>
+struct contribution_impl<C, N, G, 0> {
+  using type = no_gradient;
+};
+template <class C, class N, class G>
+struct contribution_impl<C, N, G, 1> {
+  static_assert(op_has_no_gradient_rule<op_name_as_fixed<C>::value>::value,
+                "typeflow::gradients(y, x...): an op on the path from x to y has no gradient "
+                "rule; stop the gradient before it with typeflow::stop_gradient");
+  using type = no_gradient;
+};
 template <class Ctx, class C, class N>
-struct contribution {
-  template <class K>
-  using one = mp::mp_eval_if_c<!std::is_same_v<mp::mp_at<inputs_of<C>, K>, N>, no_gradient,
-                               input_gradient_q, C, K, typename gradient_of<Ctx, C>::type>;
+using contribution = typename contribution_impl<C, N, typename gradient_of<Ctx, C>::type>::type;
 
-  static auto pick() {
-    // No gradient reaches C (a stop_gradient after it): C's rule is not needed.
-    if constexpr (is_no_gradient<typename gradient_of<Ctx, C>::type>) {
-      return mp::mp_identity<no_gradient>{};
-    } else if constexpr (!has_gradient_rule<C>) {
-      static_assert(op_has_no_gradient_rule<op_name_as_fixed<C>::value>::value,
-                    "typeflow::gradients(y, x...): an op on the path from x to y has no gradient "
-                    "rule; stop the gradient before it with typeflow::stop_gradient");
-      return mp::mp_identity<no_gradient>{};
-    } else {
-      using parts = mp::mp_transform<one, mp::mp_iota<mp::mp_size<inputs_of<C>>>>;
-      return mp::mp_identity<mp::mp_fold<parts, no_gradient, add_gradients>>{};
-    }
-  }
-  using type = typename decltype(pick())::type;
+// The gradient of N: the sum of its consumers' contributions, in the order of the path.
+template <class Ctx, class N, class Consumers = typename Ctx::path::template consumers<N>>
+struct gradient_sum;
+template <class Ctx, class N, class... C>
+struct gradient_sum<Ctx, N, mp::mp_list<C...>> {
+  using type = typename sum_of<contribution<Ctx, C, N>...>::type;
 };
-
 template <class Ctx, class N>
-struct gradient_of {
-  template <class C>
-  using contribution_of = typename contribution<Ctx, C, N>::type;
-  using consumers = mp::mp_copy_if_q<typename Ctx::order, consumes<N>>;
-  using type = mp::mp_fold<mp::mp_transform<contribution_of, consumers>, no_gradient, add_gradients>;
-};
+struct gradient_of : gradient_sum<Ctx, N> {};
 
 template <class Y, class Seed>
 struct gradient_of<context<Y, Seed>, Y> {

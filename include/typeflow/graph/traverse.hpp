@@ -268,6 +268,15 @@ struct path_entries {
   std::size_t root[Size + 1]{};
 };
 
+// Per node of a path, in the order's positions: its consumers (the nodes having it among
+// their inputs on the path). Those of the node at j are consumer[first[j]] ..
+// consumer[first[j + 1] - 1], in the order, each once.
+template <std::size_t Size, std::size_t Edges>
+struct consumer_entries {
+  std::size_t first[Size + 1]{};
+  std::size_t consumer[Edges + 1]{};
+};
+
 // Not a partial specialization on the order's nodes (mp_list<N...>): member templates
 // instantiated per node cost g++ in proportion to the enclosing class's arguments, so
 // the class takes the order as one type and expands it in nested classes.
@@ -319,6 +328,50 @@ struct path_table {
     }();
   };
   static constexpr const path_entries<size>& entries = entries_of<edges>::value;
+
+  // Every node's consumers at once (a counting sort of the edges by input), only when
+  // asked for (gradients).
+  template <class E, class L = Order>
+  struct consumers_of;
+  template <class... E, class... N>
+  struct consumers_of<mp::mp_list<E...>, mp::mp_list<N...>> {
+    static constexpr consumer_entries<size, sizeof...(E)> value = [] {
+      consumer_entries<size, sizeof...(E)> t{};
+      constexpr std::size_t edge[] = {E::value..., 0};
+      constexpr std::size_t in_count[] = {mp::mp_size<cut_inputs<Fed, N>>::value..., 0};
+      // A consumer holding a node in several input slots counts once: its edges are
+      // consecutive, so last[j] (the latest consumer of j, plus one) tells.
+      std::size_t count[size + 1]{}, last[size + 1]{};
+      for (std::size_t i = 0, e0 = 0; i < size; e0 += in_count[i], ++i)
+        for (std::size_t e = e0; e < e0 + in_count[i]; ++e)
+          if (last[edge[e]] != i + 1) last[edge[e]] = i + 1, ++count[edge[e]];
+      for (std::size_t j = 0; j < size; ++j) t.first[j + 1] = t.first[j] + count[j], last[j] = 0;
+      std::size_t next[size + 1]{};
+      for (std::size_t i = 0, e0 = 0; i < size; e0 += in_count[i], ++i)
+        for (std::size_t e = e0; e < e0 + in_count[i]; ++e) {
+          const std::size_t j = edge[e];
+          if (last[j] != i + 1) last[j] = i + 1, t.consumer[t.first[j] + next[j]++] = i;
+        }
+      return t;
+    }();
+  };
+  static constexpr const consumer_entries<size, mp::mp_size<edges>::value>& consumer_table =
+      consumers_of<edges>::value;
+
+  // The consumers of the node at position J, as an mp_list of nodes.
+  template <std::size_t J,
+            class K = std::make_index_sequence<consumer_table.first[J + 1] - consumer_table.first[J]>>
+  struct consumers_at;
+  template <std::size_t J, std::size_t... K>
+  struct consumers_at<J, std::index_sequence<K...>> {
+    using type = mp::mp_list<node_at<map, consumer_table.consumer[consumer_table.first[J] + K]>...>;
+  };
+  template <class M, std::size_t J = index_c<M>::value>
+  struct consumers_impl : consumers_at<J> {};
+  template <class M>
+  struct consumers_impl<M, npos> {
+    using type = mp::mp_list<>;
+  };
 };
 
 // The row size of a flat loop over operands of shapes S... with output shape Out, or 0
@@ -389,6 +442,12 @@ struct path_info {
   using index_c = typename table::template index_c<N>;
   template <class N>
   static constexpr std::size_t index = index_c<N>::value;
+
+  /// The nodes of the path that have N among their inputs, in the order, each once (an
+  /// empty list if N is not on the path). The first use computes every node's consumers
+  /// in one pass over the path's edges; each use then costs N's consumers, not the path.
+  template <class N>
+  using consumers = typename table::template consumers_impl<N>::type;
 
  private:
   template <class N, std::size_t I = index_c<N>::value>

@@ -13,7 +13,7 @@ struct add {
   template <class T> constexpr T operator()(T a, T b) const { return a + b; }
   static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
-  using gradient = sum_to_t<G, mp::mp_at_c<mp::mp_list<A, B>, K>>;
+  using gradient = mp::mp_if_c<K == 0, sum_to_t<G, A>, sum_to_t<G, B>>;  // not mp_at_c: see autodiff/gradients.hpp
 };
 struct sub {
   static constexpr std::string_view op_name = "sub";
