@@ -37,6 +37,8 @@
 #include <new>
 #include <filesystem>
 #include <functional>
+#include <iterator>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -662,7 +664,11 @@ class saver {
         scanned.push_back({full, mtime_of(entry.path())});
     }
     for (auto& s : scanned) found.push_back(std::move(s));
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+    // Oldest first, ties in the order found: std::list's merge sort is stable, and unlike
+    // std::stable_sort it takes no std::get_temporary_buffer (deprecated; an error under clang 19).
+    std::list<kept_checkpoint> by_time(std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    by_time.sort([](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+    found.assign(std::make_move_iterator(by_time.begin()), std::make_move_iterator(by_time.end()));
     // A saver that moves to another directory rotates that directory's checkpoints only.
     kept_ = std::move(found);
   }
