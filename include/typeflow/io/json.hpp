@@ -141,7 +141,8 @@ class json {
   bool is_uint() const noexcept {
     return std::holds_alternative<std::uint64_t>(v_) || (is_int() && as_int() >= 0);
   }
-  /// An integer above the int64 range or a double.
+  /// A double: a number with a fraction or an exponent, NaN, an infinity, or an integer
+  /// beyond [-2^63, 2^64).
   bool is_real() const noexcept { return std::holds_alternative<double>(v_); }
   bool is_number() const noexcept { return is_int() || is_uint() || is_real(); }
   bool is_string() const noexcept { return std::holds_alternative<std::shared_ptr<const std::string>>(v_); }
