@@ -15,6 +15,7 @@ packages=(
   dataset-fashion-mnist              # data of the flagship example
   zlib1g-dev                         # reading the dataset's gzip files
   clang libclang-rt-14-dev           # libFuzzer (checkpoint loader fuzzing, tests/fuzz/)
+  clang-19                           # the second tested compiler (build-clang/, scripts/test.sh)
 )
 
 missing=()

@@ -17,12 +17,15 @@
 //           u32 CRC32C of those bytes
 //   (end of file: trailing bytes are an error)
 //
-// JSON (on request, for people to read): an object with "magic", "format_version",
-// "has_global_step", "global_step", "header_crc32c" and "tensors", an array of
-// {"name", "dtype", "shape", "crc32c", "values", "nan_bits"}; values are JSON numbers
-// (NaN and Infinity as rapidjson spells them), and "nan_bits" lists [index, bits] for every
-// NaN whose bit pattern is not the default quiet NaN, so NaN payloads survive too. The
-// CRCs are the same as in the binary format: computed on the little-endian bytes.
+// JSON (on request, for people to read): an object with "magic", "format_version"
+// ({"major", "minor"}), "has_global_step", "global_step", "header_crc32c" and "tensors", an
+// array of {"name", "dtype", "shape", "crc32c", "values", "nan_bits"}; values are JSON
+// numbers (floating-point values as the shortest digits that read back as the same double,
+// NaN, Infinity and -Infinity as rapidjson spells them), and "nan_bits" lists [index, bits]
+// for every NaN whose bit pattern is not the default quiet NaN, so NaN payloads survive too.
+// The CRCs are the same as in the binary format: computed on the little-endian bytes.
+// Written and read by io/json.hpp (the layout is the one cereal's JSON archive wrote, 4
+// spaces a level, one value a line; members are found by name, in any order).
 //
 // Reading trusts no size in the file. Every length, count, rank and shape is checked
 // against caps and against the bytes that remain *before* anything is allocated (cereal's
@@ -56,7 +59,6 @@
 #include <utility>
 #include <vector>
 
-#include <cereal/archives/json.hpp>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
 
@@ -64,6 +66,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/io/crc32c.hpp"
 #include "typeflow/io/file.hpp"
+#include "typeflow/io/json.hpp"
 
 namespace typeflow::io {
 
@@ -327,8 +330,76 @@ std::uint64_t bits_of(T v) {
   }
 }
 
+/// JSON text in the layout cereal's JSON archive wrote (4 spaces a level, one value a line,
+/// "[]" for an empty array), written to a stream a megabyte at a time.
+class pretty_json_writer {
+ public:
+  explicit pretty_json_writer(std::ostream& out) : out_(out) {}
+
+  void key(std::string_view k) {
+    next_item();
+    write_json_string(buf_, k);
+    buf_ += ": ";
+    after_key_ = true;
+  }
+  void open(char bracket) {
+    next_item();
+    buf_ += bracket;
+    empty_.push_back(true);
+  }
+  void close(char bracket) {
+    const bool empty = empty_.back();
+    empty_.pop_back();
+    if (!empty) {
+      buf_ += '\n';
+      buf_.append(4 * empty_.size(), ' ');
+    }
+    buf_ += bracket;
+    if (buf_.size() >= io_chunk) flush();
+  }
+  void string(std::string_view v) {
+    next_item();
+    write_json_string(buf_, v);
+  }
+  void number(double v) {
+    next_item();
+    write_json_number(buf_, v);
+  }
+  template <class Int>
+  void integer(Int v) {
+    next_item();
+    buf_ += std::to_string(v);
+  }
+  void boolean(bool v) {
+    next_item();
+    buf_ += v ? "true" : "false";
+  }
+  void flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
+  }
+
+ private:
+  // Before a value or a key: a comma after the previous item, a new line, the indentation.
+  void next_item() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (empty_.empty()) return;
+    buf_ += empty_.back() ? "\n" : ",\n";
+    empty_.back() = false;
+    buf_.append(4 * empty_.size(), ' ');
+  }
+
+  std::ostream& out_;
+  std::string buf_;
+  std::vector<bool> empty_;  // per open object or array: nothing written in it yet
+  bool after_key_ = false;
+};
+
 template <class T>
-void write_json_values(cereal::JSONOutputArchive& ar, const void* data, std::uint64_t n,
+void write_json_values(pretty_json_writer& w, const void* data, std::uint64_t n,
                        std::vector<std::pair<std::uint64_t, std::uint64_t>>& nan_bits) {
   const auto* p = static_cast<const unsigned char*>(data);
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -336,11 +407,11 @@ void write_json_values(cereal::JSONOutputArchive& ar, const void* data, std::uin
     std::memcpy(&v, p + i * sizeof(T), sizeof(T));
     if constexpr (std::is_floating_point_v<T>) {
       if (v != v && bits_of(v) != bits_of(std::numeric_limits<T>::quiet_NaN())) nan_bits.emplace_back(i, bits_of(v));
-      ar(static_cast<double>(v));
+      w.number(static_cast<double>(v));
     } else if constexpr (std::is_same_v<T, bool>) {
-      ar(v);
+      w.boolean(v);
     } else {
-      ar(static_cast<std::int64_t>(v));
+      w.integer(static_cast<std::int64_t>(v));
     }
   }
 }
@@ -357,56 +428,65 @@ inline std::uint32_t crc_of_native(const void* data, std::uint64_t bytes, typefl
 }
 
 inline void write_json(std::ostream& out, const checkpoint_header& h, std::span<const tensor_data_view> tensors) {
-  cereal::JSONOutputArchive ar(out);
-  ar(cereal::make_nvp("magic", std::string(checkpoint_json_magic)));
-  ar.setNextName("format_version");
-  ar.startNode();
-  ar(cereal::make_nvp("major", h.format_major), cereal::make_nvp("minor", h.format_minor));
-  ar.finishNode();
-  ar(cereal::make_nvp("has_global_step", h.global_step.has_value()),
-     cereal::make_nvp("global_step", static_cast<std::int64_t>(h.global_step.value_or(0))),
-     cereal::make_nvp("header_crc32c", header_crc(h)));
-  ar.setNextName("tensors");
-  ar.startNode();
-  ar.makeArray();
+  pretty_json_writer w(out);
+  w.open('{');
+  w.key("magic");
+  w.string(checkpoint_json_magic);
+  w.key("format_version");
+  w.open('{');
+  w.key("major");
+  w.integer(h.format_major);
+  w.key("minor");
+  w.integer(h.format_minor);
+  w.close('}');
+  w.key("has_global_step");
+  w.boolean(h.global_step.has_value());
+  w.key("global_step");
+  w.integer(static_cast<std::int64_t>(h.global_step.value_or(0)));
+  w.key("header_crc32c");
+  w.integer(header_crc(h));
+  w.key("tensors");
+  w.open('[');
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const auto& info = h.tensors[i];
     const auto& t = tensors[i];
-    ar.startNode();
-    ar(cereal::make_nvp("name", info.name),
-       cereal::make_nvp("dtype", std::string(dtype_name(info.dtype))));
-    ar.setNextName("shape");
-    ar.startNode();
-    ar.makeArray();
-    for (auto d : info.shape) ar(d);
-    ar.finishNode();
-    ar(cereal::make_nvp("crc32c", crc_of_native(t.data, info.num_bytes(), info.dtype)));
+    w.open('{');
+    w.key("name");
+    w.string(info.name);
+    w.key("dtype");
+    w.string(dtype_name(info.dtype));
+    w.key("shape");
+    w.open('[');
+    for (auto d : info.shape) w.integer(d);
+    w.close(']');
+    w.key("crc32c");
+    w.integer(crc_of_native(t.data, info.num_bytes(), info.dtype));
     std::vector<std::pair<std::uint64_t, std::uint64_t>> nan_bits;
-    ar.setNextName("values");
-    ar.startNode();
-    ar.makeArray();
+    w.key("values");
+    w.open('[');
     const auto n = info.num_elements();
     switch (info.dtype) {
-      case dtype::float32: write_json_values<float>(ar, t.data, n, nan_bits); break;
-      case dtype::float64: write_json_values<double>(ar, t.data, n, nan_bits); break;
-      case dtype::int32: write_json_values<std::int32_t>(ar, t.data, n, nan_bits); break;
-      case dtype::int64: write_json_values<std::int64_t>(ar, t.data, n, nan_bits); break;
-      case dtype::boolean: write_json_values<bool>(ar, t.data, n, nan_bits); break;
+      case dtype::float32: write_json_values<float>(w, t.data, n, nan_bits); break;
+      case dtype::float64: write_json_values<double>(w, t.data, n, nan_bits); break;
+      case dtype::int32: write_json_values<std::int32_t>(w, t.data, n, nan_bits); break;
+      case dtype::int64: write_json_values<std::int64_t>(w, t.data, n, nan_bits); break;
+      case dtype::boolean: write_json_values<bool>(w, t.data, n, nan_bits); break;
     }
-    ar.finishNode();
-    ar.setNextName("nan_bits");
-    ar.startNode();
-    ar.makeArray();
+    w.close(']');
+    w.key("nan_bits");
+    w.open('[');
     for (const auto& [index, bits] : nan_bits) {
-      ar.startNode();
-      ar.makeArray();
-      ar(index, bits);
-      ar.finishNode();
+      w.open('[');
+      w.integer(index);
+      w.integer(bits);
+      w.close(']');
     }
-    ar.finishNode();
-    ar.finishNode();
+    w.close(']');
+    w.close('}');
   }
-  ar.finishNode();
+  w.close(']');
+  w.close('}');
+  w.flush();
 }
 
 }  // namespace detail
@@ -420,7 +500,7 @@ inline void write_checkpoint(std::ostream& out, archive_format format, std::opti
   if (format == archive_format::portable_binary) {
     detail::write_binary(out, header, tensors);
   } else {
-    detail::write_json(out, header, tensors);  // the archive closes the root object when destroyed
+    detail::write_json(out, header, tensors);
   }
 }
 
@@ -699,10 +779,11 @@ class checkpoint_reader {
   }
 
   // --- JSON -----------------------------------------------------------------------------------------
-  // Checks the JSON text before rapidjson parses it: nesting depth (rapidjson's parser is
-  // recursive) and number tokens. A number is at most 64 characters (typeflow writes at
-  // most 25), and a zero significand has no exponent and few decimals: rapidjson 1.1.0's
-  // full-precision strtod computes __builtin_clzll(0) on "0.0e-30" (undefined behaviour).
+  // Checks the JSON text before it is parsed: nesting depth and number tokens. A number is
+  // at most 64 characters (typeflow writes at most 25), a zero significand has no exponent
+  // and few decimals, and exponents stay within the range of double. (These limits were
+  // set when the format was read by rapidjson 1.1.0, whose strtod misbehaves beyond them;
+  // they stay the format's rules, so that a file is accepted or refused as before.)
   static void check_json_text(std::string_view s, const std::string& path) {
     std::size_t depth = 0;
     bool in_string = false, escaped = false;
@@ -753,9 +834,9 @@ class checkpoint_reader {
         if (j - i > 64) detail::throw_corrupt(path, "a JSON number of more than 64 characters");
         if (!nonzero && (exponent || decimals > 20)) detail::throw_corrupt(path, "a malformed JSON number (zero with an exponent)");
         // The decimal exponent of the last digit and of the first, bounded by what a double
-        // can hold: rapidjson 1.1.0's strtod indexes its table of powers of ten out of range
-        // (signed overflow) below 10^-348, as in 1.0000000031710770e-340, and asserts on some
-        // values past 10^308. typeflow writes at most 17 significant digits of a double.
+        // can hold (rapidjson 1.1.0 overflowed below 10^-348, as in 1.0000000031710770e-340,
+        // and asserted on some values past 10^308). typeflow writes at most 17 significant
+        // digits of a double.
         if (exponent) {
           const long e = exponent_negative ? -exponent_value : exponent_value;
           if (e - static_cast<long>(decimals) < -340 || e + static_cast<long>(integer_digits) > 310)
@@ -766,23 +847,57 @@ class checkpoint_reader {
     }
   }
 
+  [[noreturn]] void json_kind_error(const std::string& field, const char* kind) const {
+    detail::throw_corrupt(path_, "bad header (" + field + " is not " + kind + ")");
+  }
+  const json& json_member(const json& obj, std::string_view key, const std::string& of) const {
+    const json* m = obj.find(key);
+    if (m == nullptr) detail::throw_corrupt(path_, "bad header (" + of + " has no member \"" + std::string(key) + "\")");
+    return *m;
+  }
+  const json::array& json_array(const json& v, const std::string& field) const {
+    if (!v.is_array()) json_kind_error(field, "an array");
+    return v.as_array();
+  }
+  const std::string& json_string(const json& v, const std::string& field) const {
+    if (!v.is_string()) json_kind_error(field, "a string");
+    return v.as_string();
+  }
+  bool json_bool(const json& v, const std::string& field) const {
+    if (!v.is_bool()) json_kind_error(field, "true or false");
+    return v.as_bool();
+  }
+  /// An integer field of type T (uint32, int64 or uint64), as cereal read it.
   template <class T>
-  void read_json_values(cereal::JSONInputArchive& ar, unsigned char* out, std::uint64_t n) {
-    for (std::uint64_t i = 0; i < n; ++i) {
+  T json_integer(const json& v, const std::string& field) const {
+    if constexpr (std::is_signed_v<T>) {
+      if (!v.is_int()) json_kind_error(field, "an integer");
+      return v.as_int();
+    } else {
+      if (!v.is_uint() || v.as_uint() > std::numeric_limits<T>::max()) json_kind_error(field, "an unsigned integer");
+      return static_cast<T>(v.as_uint());
+    }
+  }
+
+  template <class T>
+  void read_json_values(const json::array& values, unsigned char* out, const tensor_info& t) {
+    const std::string field = "a value of tensor " + t.name;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const json& j = values[i];
       T v{};
       if constexpr (std::is_floating_point_v<T>) {
-        double d;
-        ar(d);
+        if (!j.is_number()) json_kind_error(field, "a number");
+        const double d = j.as_double();
         if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<T>::max()))
-          detail::throw_corrupt(path_, "a value out of range of its dtype");
+          detail::throw_corrupt(path_, "a value out of range of its dtype in tensor " + t.name);
         v = static_cast<T>(d);
       } else if constexpr (std::is_same_v<T, bool>) {
-        ar(v);
+        v = json_bool(j, field);
       } else {
-        std::int64_t x;
-        ar(x);
+        if (!j.is_int()) json_kind_error(field, "an integer");
+        const std::int64_t x = j.as_int();
         if (x < std::numeric_limits<T>::min() || x > std::numeric_limits<T>::max())
-          detail::throw_corrupt(path_, "a value out of range of its dtype");
+          detail::throw_corrupt(path_, "a value out of range of its dtype in tensor " + t.name);
         v = static_cast<T>(x);
       }
       std::memcpy(out + i * sizeof(T), &v, sizeof(T));
@@ -809,83 +924,69 @@ class checkpoint_reader {
       detail::throw_corrupt(path_, "truncated JSON");
     remaining_ = 0;
     check_json_text(text, path_);
-    memory_input_buffer mb(text.data(), text.size());
-    std::istream is(&mb);
-    cereal::JSONInputArchive ar(is);
+    json root;
+    try {
+      root = parse_json(text, "the file", {.max_depth = max_json_depth, .numbers = json_numbers::real});
+    } catch (const data_loss_error& e) {
+      detail::throw_corrupt(path_, "bad header (" + e.message() + ")");
+    }
     header_.format = archive_format::json;
 
-    std::string magic;
-    ar(cereal::make_nvp("magic", magic));
-    if (magic != checkpoint_json_magic) detail::throw_corrupt(path_, "bad header (not a typeflow checkpoint: bad magic)");
-    ar.setNextName("format_version");
-    ar.startNode();
-    ar(cereal::make_nvp("major", header_.format_major), cereal::make_nvp("minor", header_.format_minor));
-    ar.finishNode();
+    const json* magic = root.find("magic");
+    if (magic == nullptr || !magic->is_string() || magic->as_string() != checkpoint_json_magic)
+      detail::throw_corrupt(path_, "bad header (not a typeflow checkpoint: bad magic)");
+    const json& version = json_member(root, "format_version", "the checkpoint");
+    header_.format_major = json_integer<std::uint32_t>(json_member(version, "major", "format_version"), "format_version.major");
+    header_.format_minor = json_integer<std::uint32_t>(json_member(version, "minor", "format_version"), "format_version.minor");
     check_version();
-    bool has_step = false;
-    std::int64_t step = 0;
-    std::uint32_t stored_header_crc = 0;
-    ar(cereal::make_nvp("has_global_step", has_step), cereal::make_nvp("global_step", step),
-       cereal::make_nvp("header_crc32c", stored_header_crc));
+    const bool has_step = json_bool(json_member(root, "has_global_step", "the checkpoint"), "has_global_step");
+    const auto step = json_integer<std::int64_t>(json_member(root, "global_step", "the checkpoint"), "global_step");
+    const auto stored_header_crc =
+        json_integer<std::uint32_t>(json_member(root, "header_crc32c", "the checkpoint"), "header_crc32c");
     if (has_step) header_.global_step = step;
     stored_step_ = step;
 
-    ar.setNextName("tensors");
-    ar.startNode();
-    cereal::size_type count = 0;
-    ar.loadSize(count);
-    if (count > max_tensors) detail::throw_corrupt(path_, "bad header (too many tensors)");
+    const auto& tensors = json_array(json_member(root, "tensors", "the checkpoint"), "tensors");
+    if (tensors.size() > max_tensors) detail::throw_corrupt(path_, "bad header (too many tensors)");
     std::unordered_set<std::string> names;
     std::vector<std::uint32_t> crcs;
-    for (cereal::size_type i = 0; i < count; ++i) {
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+      const json& entry = tensors[i];
+      const std::string field = "tensors[" + std::to_string(i) + "]";
+      if (!entry.is_object()) json_kind_error(field, "an object");
       tensor_info t;
-      std::string dt;
-      ar.startNode();
-      ar(cereal::make_nvp("name", t.name), cereal::make_nvp("dtype", dt));
+      t.name = json_string(json_member(entry, "name", field), field + ".name");
       if (auto p = detail::name_problem(t.name); !p.empty()) detail::throw_corrupt(path_, "bad header (" + p + ")");
-      const auto d = detail::dtype_from_name(dt);
+      const auto d = detail::dtype_from_name(json_string(json_member(entry, "dtype", field), field + ".dtype"));
       if (!d) detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has unknown dtype)");
       t.dtype = *d;
-      ar.setNextName("shape");
-      ar.startNode();
-      cereal::size_type rank = 0;
-      ar.loadSize(rank);
-      if (rank > max_rank) detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has too high a rank)");
-      t.shape.resize(rank);
-      for (auto& dim : t.shape) ar(dim);
-      ar.finishNode();
+      const auto& shape = json_array(json_member(entry, "shape", field), field + ".shape");
+      if (shape.size() > max_rank) detail::throw_corrupt(path_, "bad header (tensor " + t.name + " has too high a rank)");
+      for (const auto& dim : shape) t.shape.push_back(json_integer<std::uint64_t>(dim, field + ".shape"));
       const auto bytes = detail::checked_num_bytes(t.dtype, t.shape);
       if (!bytes) detail::throw_corrupt(path_, "bad header (the size of tensor " + t.name + " overflows)");
       if (!names.insert(t.name).second) detail::throw_corrupt(path_, "bad header (two tensors are named " + t.name + ")");
-      std::uint32_t crc = 0;
-      ar(cereal::make_nvp("crc32c", crc));
-      crcs.push_back(crc);
+      crcs.push_back(json_integer<std::uint32_t>(json_member(entry, "crc32c", field), field + ".crc32c"));
 
-      ar.setNextName("values");
-      ar.startNode();
-      cereal::size_type n = 0;
-      ar.loadSize(n);  // the number of values actually in the document, not a claim
+      // The number of values actually in the document, not a claim.
+      const auto& values = json_array(json_member(entry, "values", field), field + ".values");
+      const std::uint64_t n = values.size();
       if (n != t.num_elements())
         detail::throw_corrupt(path_, "tensor " + t.name + " has " + std::to_string(n) + " values, its shape " +
                                          t.shape_string() + " needs " + std::to_string(t.num_elements()));
       std::vector<unsigned char> data(static_cast<std::size_t>(*bytes));
       switch (t.dtype) {
-        case dtype::float32: read_json_values<float>(ar, data.data(), n); break;
-        case dtype::float64: read_json_values<double>(ar, data.data(), n); break;
-        case dtype::int32: read_json_values<std::int32_t>(ar, data.data(), n); break;
-        case dtype::int64: read_json_values<std::int64_t>(ar, data.data(), n); break;
-        case dtype::boolean: read_json_values<bool>(ar, data.data(), n); break;
+        case dtype::float32: read_json_values<float>(values, data.data(), t); break;
+        case dtype::float64: read_json_values<double>(values, data.data(), t); break;
+        case dtype::int32: read_json_values<std::int32_t>(values, data.data(), t); break;
+        case dtype::int64: read_json_values<std::int64_t>(values, data.data(), t); break;
+        case dtype::boolean: read_json_values<bool>(values, data.data(), t); break;
       }
-      ar.finishNode();
-      ar.setNextName("nan_bits");
-      ar.startNode();
-      cereal::size_type k = 0;
-      ar.loadSize(k);
-      for (cereal::size_type j = 0; j < k; ++j) {
-        std::uint64_t index = 0, bits = 0;
-        ar.startNode();
-        ar(index, bits);
-        ar.finishNode();
+      for (const auto& pair : json_array(json_member(entry, "nan_bits", field), field + ".nan_bits")) {
+        const auto& ib = json_array(pair, field + ".nan_bits");
+        if (ib.size() != 2) detail::throw_corrupt(path_, "tensor " + t.name + ": bad nan_bits");
+        const auto index = json_integer<std::uint64_t>(ib[0], field + ".nan_bits");
+        const auto bits = json_integer<std::uint64_t>(ib[1], field + ".nan_bits");
         if (t.dtype == dtype::float32) {
           set_nan_bits<float>(data.data(), n, index, bits, t);
         } else if (t.dtype == dtype::float64) {
@@ -894,12 +995,9 @@ class checkpoint_reader {
           detail::throw_corrupt(path_, "tensor " + t.name + ": nan_bits in a tensor that is not floating-point");
         }
       }
-      ar.finishNode();
-      ar.finishNode();
       header_.tensors.push_back(std::move(t));
       json_data_.push_back(std::move(data));
     }
-    ar.finishNode();
     if (stored_header_crc != detail::header_crc(header_, stored_step_))
       detail::throw_corrupt(path_, "header checksum does not match");
     json_crcs_ = std::move(crcs);

@@ -42,6 +42,8 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <iterator>
+#include <list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -715,7 +717,11 @@ class saver {
         scanned.push_back({full, mtime_of(entry.path()).value_or(0)});
     }
     for (auto& s : scanned) found.push_back(std::move(s));
-    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+    // Oldest first, ties in the order found: std::list's merge sort is stable, and unlike
+    // std::stable_sort it takes no std::get_temporary_buffer (deprecated; an error under clang 19).
+    std::list<kept_checkpoint> by_time(std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    by_time.sort([](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+    found.assign(std::make_move_iterator(by_time.begin()), std::make_move_iterator(by_time.end()));
     // A saver that moves to another directory rotates that directory's checkpoints only;
     // a saver that keeps every checkpoint lists none.
     if (rotating()) kept_ = std::move(found);
