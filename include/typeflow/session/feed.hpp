@@ -19,7 +19,6 @@
 #include <boost/hana/core/when.hpp>
 #include <boost/hana/equal.hpp>
 #include <boost/hana/first.hpp>
-#include <boost/hana/fwd/map.hpp>
 #include <boost/hana/hash.hpp>
 #include <boost/hana/map.hpp>
 #include <boost/hana/second.hpp>

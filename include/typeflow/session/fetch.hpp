@@ -25,7 +25,6 @@
 #include <boost/hana/core/tag_of.hpp>
 #include <boost/hana/core/to.hpp>
 #include <boost/hana/first.hpp>
-#include <boost/hana/fwd/map.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/map.hpp>
 #include <boost/hana/members.hpp>
