@@ -75,9 +75,7 @@ struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compu
       const T* __restrict gp = g.data();
       for (std::size_t j = 0; j < cols; ++j) o[j] = gp[j];
       for (std::size_t r = 1; r < rows; ++r)
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
-#else
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
         for (std::size_t j = 0; j < cols; ++j) o[j] += gp[r * cols + j];

@@ -585,18 +585,14 @@ void flat_loop(T* __restrict o, const B& b) {
   // The output buffer is the node's own and no operand aliases it: no dependence
   // between iterations (GCC 12 at -O2 vectorizes only loops that need no alias checks).
   if constexpr (Row == Total) {
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
-#else
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
     for (std::size_t k = 0; k < Total; ++k) o[k] = static_cast<T>(b.at(k, k));
   } else {
     for (std::size_t r = 0; r < Total / Row; ++r) {
       T* __restrict orow = o + r * Row;
-#if defined(__clang__)
-#pragma clang loop vectorize(assume_safety)
-#else
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep
 #endif
       for (std::size_t j = 0; j < Row; ++j) orow[j] = static_cast<T>(b.at(r * Row + j, j));
