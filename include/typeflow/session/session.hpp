@@ -525,8 +525,9 @@ decltype(auto) eval(leaf_src<N>, E& e) {
   }
 }
 template <class N, class E>
-decltype(auto) eval(unfed_src<N>, E&) {
-  return N::value_of_unfed_placeholder;  // unreachable: unfed placeholders do not compile
+auto eval(unfed_src<N>, E&) {
+  // Reached only after the unfed-placeholder diagnostic: an inert value, no second error.
+  return result_t<N>{};
 }
 template <std::size_t G, std::size_t J, class E>
 const auto& eval(buf_src<G, J> b, E& e) {
