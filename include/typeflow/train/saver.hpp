@@ -189,6 +189,15 @@ struct entries_of_arg<saver_var_map<E...>> {
 template <class... A>
 using entries_t = mp::mp_append<mp::mp_list<>, typename entries_of_arg<A>::type...>;
 
+template <class... A>
+struct guided_entries {
+  using type = entries_t<A...>;
+};
+template <class... A>
+struct guided_entries<saver_options, A...> {
+  using type = entries_t<A...>;
+};
+
 template <class L>
 struct first_duplicate_key;
 template <class... E>
@@ -802,12 +811,11 @@ class saver {
 
 saver() -> saver<all_variables>;
 saver(saver_options) -> saver<all_variables>;
+// One guide for every argument list: leading options are skipped by a partial specialization,
+// not by a constraint, because clang substitutes a guide's result before checking its
+// constraints and would meet the options in entries_of_arg's static_assert.
 template <class A0, class... A>
-  requires(!std::is_same_v<A0, saver_options>)
-saver(A0, A...) -> saver<detail::entries_t<A0, A...>>;
-// Options given as a value (not a braced list) too.
-template <class... A>
-saver(saver_options, A...) -> saver<detail::entries_t<A...>>;
+saver(A0, A...) -> saver<typename detail::guided_entries<A0, A...>::type>;
 
 // --- in-memory snapshots ----------------------------------------------------------------------------
 
