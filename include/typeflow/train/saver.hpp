@@ -816,6 +816,9 @@ saver(saver_options) -> saver<all_variables>;
 // constraints and would meet the options in entries_of_arg's static_assert.
 template <class A0, class... A>
 saver(A0, A...) -> saver<typename detail::guided_entries<A0, A...>::type>;
+// Options given as a braced list, `saver({.reshape = true}, v)`, which A0 cannot deduce.
+template <class... A>
+saver(saver_options, A...) -> saver<detail::entries_t<A...>>;
 
 // --- in-memory snapshots ----------------------------------------------------------------------------
 
