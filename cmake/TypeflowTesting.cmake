@@ -10,11 +10,12 @@
 #       the label "threads", and a place in the target typeflow_thread_tests. The
 #       ThreadSanitizer build (TYPEFLOW_SANITIZE_THREAD) builds that target and runs
 #       `ctest -L threads`: every test is defined there, only these are built and run.
-#   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>])
+#   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>] [MAX_BYTES <b>] [MAX_SECONDS <s>])
 #       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
 #       <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
 #       second test compile_fail.<name>.short checks that the whole build output of the
-#       failure (the build tool's lines included) is at most <n> lines: one error, then stop.
+#       failure (the build tool's lines included) is at most <n> lines: one error, then stop;
+#       [MAX_BYTES <b>] [MAX_SECONDS <s>] bound its bytes and the failed build's wall time.
 #   typeflow_add_header_tests(<include dir>)
 #       one TU per header, each including only that header: OBJECT target typeflow_header_tests.
 #
@@ -120,7 +121,7 @@ endfunction()
 # build tool echoes too.
 
 function(typeflow_add_compile_fail_test name source regex)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "MAX_LINES" "")
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "MAX_LINES;MAX_BYTES;MAX_SECONDS" "")
   if(NOT IS_ABSOLUTE "${source}")
     set(source "${PROJECT_SOURCE_DIR}/tests/compile_fail/${source}")
   endif()
@@ -142,6 +143,8 @@ function(typeflow_add_compile_fail_test name source regex)
     add_test(NAME compile_fail.${name}.short
              COMMAND "${CMAKE_COMMAND}" "-DBUILD_DIR=${PROJECT_BINARY_DIR}" "-DTARGET=${target}"
                      "-DCONFIG=$<CONFIG>" "-DMAX_LINES=${arg_MAX_LINES}"
+                     $<$<BOOL:${arg_MAX_BYTES}>:-DMAX_BYTES=${arg_MAX_BYTES}>
+                     $<$<BOOL:${arg_MAX_SECONDS}>:-DMAX_SECONDS=${arg_MAX_SECONDS}>
                      -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/TypeflowCompileFailLength.cmake")
     set_tests_properties(compile_fail.${name}.short PROPERTIES
       LABELS compile-fail

@@ -7,18 +7,22 @@
 #include <cstdlib>
 #include <new>
 
+// None of them inlined: where g++ inlines one side of a new/delete pair into a caller, it
+// sees malloc() matched with operator delete, or operator new with free(), and
+// -Wmismatched-new-delete reports a false positive that comes and goes with inlining.
+
 namespace typeflow_test {
 inline std::atomic<long> allocations{0};
 inline long allocation_count() { return allocations.load(); }
 }  // namespace typeflow_test
 
-void* operator new(std::size_t n) {
+[[gnu::noinline]] void* operator new(std::size_t n) {
   ++typeflow_test::allocations;
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void* operator new[](std::size_t n) { return operator new(n); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }

@@ -76,19 +76,79 @@ struct fetch_is_not_a_typeflow_node {
   static constexpr bool value = false;
 };
 
-namespace detail {
-
-template <class L>
-struct check_feeds_impl {
-  static constexpr bool value = true;
-};
-template <class P, class... Rest>
-struct check_feeds_impl<mp::mp_list<P, Rest...>> {
-  static_assert(you_must_feed_a_value_for_placeholder<P::name>::value,
-                "run(fetch) needs a value for a placeholder on the fetch's computation path: "
-                "pass typeflow::feed(placeholder, value)");
+/// In a diagnostic: this argument of run() after the fetch is neither typeflow::feed(node,
+/// value) nor a hana::map from nodes to values.
+template <class T>
+struct run_argument_is_not_a_feed {
   static constexpr bool value = false;
 };
+
+namespace detail {
+
+// --- a rejected run --------------------------------------------------------------------------
+//
+// run() does not check inside its own body: there, the compiler's "required from" lines would
+// spell the fetch's type, which for a graph of shared nodes grows exponentially with its depth
+// (an 800-node chain misused once printed for minutes). It first names what is wrong as a
+// short diagnostic type D (diagnose_run below) and, if anything is, returns rejected_run<D, R>.
+// A function's return type is completed where it is called, so D's static_assert fires in the
+// caller's context: one error naming the user's names, no graph type. The value then behaves
+// as the run's result R would, so that no second error follows.
+
+template <class D>
+struct run_rejection;
+
+template <fixed_string Placeholder>
+struct run_rejection<you_must_feed_a_value_for_placeholder<Placeholder>> {
+  static_assert(you_must_feed_a_value_for_placeholder<Placeholder>::value,
+                "run(fetch) needs a value for a placeholder on the fetch's computation path: "
+                "pass typeflow::feed(placeholder, value)");
+};
+template <fixed_string Variable>
+struct run_rejection<variable_is_not_in_the_sessions_graph<Variable>> {
+  static_assert(variable_is_not_in_the_sessions_graph<Variable>::value,
+                "the run's path uses a variable that the session does not hold: pass a node "
+                "that reaches it to the session's constructor");
+};
+template <fixed_string Node, fixed_string Writes>
+struct run_rejection<a_const_session_runs_no_node_that_changes_state<Node, Writes>> {
+  static_assert(a_const_session_runs_no_node_that_changes_state<Node, Writes>::value,
+                "a const session runs only paths that change nothing: run this fetch through a "
+                "non-const session");
+};
+template <class T>
+struct run_rejection<fetch_is_not_a_typeflow_node<T>> {
+  static_assert(fetch_is_not_a_typeflow_node<T>::value,
+                "run(fetch, feeds...): the fetch must be a typeflow node, typeflow::fetch(nodes...) or "
+                "a structure of nodes (std::tuple, std::array, hana::tuple, hana::map, Hana struct)");
+};
+template <class T>
+struct run_rejection<run_argument_is_not_a_feed<T>> {
+  static_assert(run_argument_is_not_a_feed<T>::value,
+                "run(fetch, feeds...): pass feeds as typeflow::feed(node, value) or a hana::map from "
+                "nodes to values");
+};
+template <bool Once>
+struct run_rejection<every_node_is_fed_once<Once>> {
+  static_assert(every_node_is_fed_once<Once>::value, "run(fetch, feeds...): a node is fed twice");
+};
+
+/// What a rejected run returns: R's interface (R itself as a base, or a scalar R's value).
+template <class D, class R>
+struct rejected_run : run_rejection<D>, R {
+  rejected_run() = default;
+};
+template <class D, class R>
+  requires std::is_scalar_v<R>
+struct rejected_run<D, R> : run_rejection<D> {
+  R value{};
+  constexpr operator R() const noexcept { return value; }
+};
+
+template <class T>
+struct is_rejected_run : std::false_type {};
+template <class D, class R>
+struct is_rejected_run<rejected_run<D, R>> : std::true_type {};
 
 template <class Named, std::size_t I = graph::first_duplicate_name<Named>>
 struct check_names_impl {
@@ -102,24 +162,6 @@ struct check_names_impl<Named, I> {
                 "names are unique per graph: two different nodes (another dtype, shape or kind) "
                 "have the same full name; rename one of them");
   static constexpr bool value = true;  // the error above is the one to read
-};
-
-template <class Vars, class Used>
-struct check_vars_impl;
-template <class Vars, class... U>
-struct check_vars_impl<Vars, mp::mp_list<U...>> {
-  template <class V>
-  static constexpr bool one() {
-    if constexpr (!contains_v<Vars, V>) {
-      static_assert(variable_is_not_in_the_sessions_graph<V::name>::value,
-                    "the run's path uses a variable that the session does not hold: pass a node "
-                    "that reaches it to the session's constructor");
-      return false;
-    } else {
-      return true;
-    }
-  }
-  static constexpr bool value = (one<U>() && ...);
 };
 
 template <class N>
@@ -827,6 +869,15 @@ struct run_plan {
 
 }  // namespace detail
 
+namespace detail {
+/// The type run() returns for a session Self (const or not), a fetch and run()'s arguments
+/// after the fetch: the fetch's value, or a rejected_run naming what is wrong (below).
+template <class Self, class Fetch, class... Args>
+struct run_result;
+template <class Self, class Fetch, class... Args>
+using run_result_t = typename run_result<Self, Fetch, Args...>::type;
+}  // namespace detail
+
 /// tf.Session. `session sess(roots...)` holds every variable the roots reach.
 template <class... Roots>
 class session {
@@ -859,25 +910,15 @@ class session {
   /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
   /// feed(x, value) or hana::maps from nodes to values.
   template <class Fetch, class... Feeds>
-  auto run(const Fetch& f, const Feeds&... feeds) {
-    if constexpr (detail::has_feed_map<Feeds...>) {
-      return std::apply([&](const auto&... fs) { return run_impl(*this, f, fs...); },
-                        std::tuple_cat(detail::feeds_of(feeds)...));
-    } else {
-      return run_impl(*this, f, feeds...);
-    }
+  auto run(const Fetch& f, const Feeds&... feeds) -> detail::run_result_t<session, Fetch, Feeds...> {
+    return run_checked<detail::run_result_t<session, Fetch, Feeds...>>(*this, f, feeds...);
   }
   /// A run through a const session: only paths that change nothing (no assign, optimizer
   /// update, initializer or print; anything else does not compile). Safe to call from many
   /// threads at once: each run in flight has its own buffers, variables are only read.
   template <class Fetch, class... Feeds>
-  auto run(const Fetch& f, const Feeds&... feeds) const {
-    if constexpr (detail::has_feed_map<Feeds...>) {
-      return std::apply([&](const auto&... fs) { return run_impl(*this, f, fs...); },
-                        std::tuple_cat(detail::feeds_of(feeds)...));
-    } else {
-      return run_impl(*this, f, feeds...);
-    }
+  auto run(const Fetch& f, const Feeds&... feeds) const -> detail::run_result_t<const session, Fetch, Feeds...> {
+    return run_checked<detail::run_result_t<const session, Fetch, Feeds...>>(*this, f, feeds...);
   }
 
   /// Where typeflow::print writes (std::cerr by default, as tf.Print).
@@ -925,6 +966,20 @@ class session {
 
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
+
+  // A rejected run (see detail::rejected_run) returns an inert value and runs nothing;
+  // otherwise hana::map feeds are spread into feed_t's and the run goes ahead.
+  template <class Result, class Self, class Fetch, class... Feeds>
+  static Result run_checked(Self& self, const Fetch& f, const Feeds&... feeds) {
+    if constexpr (detail::is_rejected_run<Result>::value) {
+      return Result{};
+    } else if constexpr (detail::has_feed_map<Feeds...>) {
+      return std::apply([&](const auto&... fs) { return run_impl(self, f, fs...); },
+                        std::tuple_cat(detail::feeds_of(feeds)...));
+    } else {
+      return run_impl(self, f, feeds...);
+    }
+  }
 
   template <class Self, class Fetch, class... Feeds>
   static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
@@ -994,6 +1049,84 @@ struct run_context {
 
 namespace detail {
 
+/// What is wrong with a run of Self (a session, const or not) fetching Fetch with Feeds
+/// (run()'s arguments after the fetch, hana::maps already spread), as a diagnostic type, or
+/// void. Computes only types: nothing here fails to compile.
+template <class Self, class Fetch, class... Feeds>
+consteval auto diagnose_run() {
+  using structure = fetch_structure<Fetch>;
+  if constexpr (!structure::valid) {
+    return std::type_identity<fetch_is_not_a_typeflow_node<mp::mp_front<typename structure::not_nodes>>>{};
+  } else if constexpr (!(is_feed<Feeds>::value && ...)) {
+    return std::type_identity<run_argument_is_not_a_feed<mp::mp_front<mp::mp_remove_if<mp::mp_list<Feeds...>, is_feed>>>>{};
+  } else if constexpr (!mp::mp_is_set<mp::mp_list<typename Feeds::node_type...>>::value) {
+    return std::type_identity<every_node_is_fed_once<false>>{};
+  } else if constexpr (mp::mp_empty<typename fetches_of<Fetch>::type>::value) {
+    return std::type_identity<void>{};
+  } else {
+    using fed = mp::mp_list<typename Feeds::node_type...>;
+    using ctx_t = run_context<Self, typename fetches_of<Fetch>::type, fed, std::tuple<const Feeds&...>>;
+    using order = typename ctx_t::order;
+    using unfed = mp::mp_copy_if_q<graph::detail::select<graph::is_placeholder_node, order>, graph::not_in<fed>>;
+    using read_vars = mp::mp_copy_if_q<graph::detail::select<graph::is_variable_node, order>, graph::not_in<fed>>;
+    using used_vars = mp::mp_append<read_vars, graph::detail::concat<mp::mp_transform<reads_of, order>>,
+                                    graph::detail::concat<mp::mp_transform<targets_of, order>>>;
+    using missing_vars = mp::mp_copy_if_q<used_vars, graph::not_in<typename std::remove_const_t<Self>::variables>>;
+    using changing = mp::mp_copy_if_q<mp::mp_copy_if_q<order, graph::not_in<fed>>, changes_state_q>;
+    if constexpr (!mp::mp_empty<unfed>::value) {
+      return std::type_identity<you_must_feed_a_value_for_placeholder<mp::mp_front<unfed>::name>>{};
+    } else if constexpr (!mp::mp_empty<missing_vars>::value) {
+      return std::type_identity<variable_is_not_in_the_sessions_graph<mp::mp_front<missing_vars>::name>>{};
+    } else if constexpr (std::is_const_v<Self> && !mp::mp_empty<changing>::value) {
+      using culprit = mp::mp_front<changing>;
+      return std::type_identity<
+          a_const_session_runs_no_node_that_changes_state<label_of<culprit>(), first_write_label<culprit>()>>{};
+    } else {
+      return std::type_identity<void>{};
+    }
+  }
+}
+
+/// The value of a run fetching Fetch (none_t for what is not a fetch: run() rejects it).
+template <class Fetch>
+consteval auto run_value() {
+  if constexpr (!fetch_structure<Fetch>::valid) {
+    return std::type_identity<none_t>{};
+  } else if constexpr (node<Fetch>) {
+    return std::type_identity<fetch_result_t<Fetch>>{};
+  } else {
+    using values = mp::mp_rename<mp::mp_transform<fetch_result_t, typename fetches_of<Fetch>::type>, std::tuple>;
+    return std::type_identity<decltype(build_fetch_result<Fetch>(std::declval<values>()))>{};
+  }
+}
+
+/// run()'s arguments after the fetch as the feeds the run sees: a hana::map spread.
+template <class A>
+struct spread_feeds {
+  using type = mp::mp_list<A>;
+};
+template <class A>
+  requires has_feed_map<A>
+struct spread_feeds<A> {
+  using type = mp::mp_transform<std::remove_cvref_t,
+                                mp::mp_rename<decltype(feeds_of(std::declval<const A&>())), mp::mp_list>>;
+};
+
+template <class Self, class Fetch, class Feeds>
+struct diagnosis;
+template <class Self, class Fetch, class... Feeds>
+struct diagnosis<Self, Fetch, mp::mp_list<Feeds...>> {
+  using type = typename decltype(diagnose_run<Self, Fetch, Feeds...>())::type;
+};
+
+template <class Self, class Fetch, class... Args>
+struct run_result {
+  using feeds = mp::mp_append<mp::mp_list<>, typename spread_feeds<Args>::type...>;
+  using diagnostic = typename diagnosis<Self, Fetch, feeds>::type;
+  using value = typename decltype(run_value<Fetch>())::type;
+  using type = mp::mp_if<std::is_void<diagnostic>, value, rejected_run<diagnostic, value>>;
+};
+
 /// A fetch that reaches a named constant built from its type (no values) fails, naming it.
 template <class Extra, class... K>
 void check_fetch_definitions(const Extra& extra, mp::mp_list<K...>) {
@@ -1046,100 +1179,56 @@ auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>) {
 template <class... Roots>
 template <class Self, class Fetch, class... Feeds>
 inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&... feeds) {
-  using structure = detail::fetch_structure<Fetch>;
-  if constexpr (!structure::valid) {
-    static_assert(fetch_is_not_a_typeflow_node<mp::mp_front<typename structure::not_nodes>>::value,
-                  "run(fetch, feeds...): the fetch must be a typeflow node, typeflow::fetch(nodes...) or "
-                  "a structure of nodes (std::tuple, std::array, hana::tuple, hana::map, Hana struct)");
-    return none_t{};
-  } else if constexpr (!(detail::is_feed<Feeds>::value && ...)) {
-    static_assert((detail::is_feed<Feeds>::value && ...),
-                  "run(fetch, feeds...): pass feeds as typeflow::feed(node, value) or a hana::map from "
-                  "nodes to values");
-    return none_t{};
-  } else if constexpr (mp::mp_empty<typename detail::fetches_of<Fetch>::type>::value) {
+  // run() has rejected every ill-formed run before this point (detail::diagnose_run).
+  if constexpr (mp::mp_empty<typename detail::fetches_of<Fetch>::type>::value) {
     // An empty fetch runs nothing (TensorFlow's sess.run([])); its feeds are still checked.
-    static_assert(every_node_is_fed_once<mp::mp_is_set<mp::mp_list<typename Feeds::node_type...>>::value>::value,
-                  "run(fetch, feeds...): a node is fed twice");
     (detail::check_feed_shape(feeds), ...);
     return detail::build_fetch_result<Fetch>(std::tuple<>{});
   } else {
     using fetches = typename detail::fetches_of<Fetch>::type;
     using fed = mp::mp_list<typename Feeds::node_type...>;
-    static_assert(every_node_is_fed_once<mp::mp_is_set<fed>::value>::value,
-                  "run(fetch, feeds...): a node is fed twice");
     using feed_tuple = std::tuple<const Feeds&...>;
     using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
-
-    using unfed = mp::mp_copy_if_q<graph::detail::select<graph::is_placeholder_node, order>,
-                                     graph::not_in<fed>>;
-    constexpr bool fed_ok = detail::check_feeds_impl<unfed>::value;
     using read_vars = mp::mp_copy_if_q<graph::detail::select<graph::is_variable_node, order>,
                                          graph::not_in<fed>>;
     using effect_vars = graph::detail::concat<mp::mp_transform<reads_of, order>>;
-    using written_vars = graph::detail::concat<mp::mp_transform<targets_of, order>>;
     using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
-    constexpr bool vars_ok =
-        detail::check_vars_impl<variables, mp::mp_unique<mp::mp_append<checked_vars, written_vars>>>::value;
-    constexpr bool const_ok = [] {
-      if constexpr (std::is_const_v<Self>) {
-        using changing = mp::mp_copy_if_q<mp::mp_copy_if_q<order, graph::not_in<fed>>, detail::changes_state_q>;
-        if constexpr (!mp::mp_empty<changing>::value) {
-          using culprit = mp::mp_front<changing>;
-          static_assert(a_const_session_runs_no_node_that_changes_state<label_of<culprit>(),
-                                                                         detail::first_write_label<culprit>()>::value,
-                        "a const session runs only paths that change nothing: run this fetch through a "
-                        "non-const session");
-          return false;
-        }
-      }
-      return true;
-    }();
-    if constexpr (!fed_ok || !vars_ok || !const_ok) {
-      // After the error above, a value of the right type, so that no second error follows.
-      if constexpr (node<Fetch>) {
-        return fetch_result_t<Fetch>{};
-      } else {
-        return detail::build_fetch_result<Fetch>(mp::mp_rename<mp::mp_transform<fetch_result_t, fetches>, std::tuple>{});
-      }
-    } else {
-      // Everything that can be rejected is rejected before anything runs.
-      (detail::check_feed_shape(feeds), ...);
-      // One branch for all the flags, the error built out of line: the common path stays
-      // short enough for the compiler to keep a training loop's values in registers.
-      if (!detail::all_initialized(*self.vars_, checked_vars{}))
-        detail::throw_uninitialized(*self.vars_, checked_vars{});
+    // Everything that can be rejected is rejected before anything runs.
+    (detail::check_feed_shape(feeds), ...);
+    // One branch for all the flags, the error built out of line: the common path stays
+    // short enough for the compiler to keep a training loop's values in registers.
+    if (!detail::all_initialized(*self.vars_, checked_vars{}))
+      detail::throw_uninitialized(*self.vars_, checked_vars{});
 
-      using buffers_type = typename ctx_t::buffers_type;
-      using env_type = typename ctx_t::env_type;
-      using plan = typename ctx_t::plan;
-      using sources = mp::mp_transform<plan::template source, fetches>;
-      using results = mp::mp_transform<fetch_result_t, fetches>;
-      const feed_tuple feed_refs(feeds...);
-      const auto extra = detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
-      // Steps and fetches go through env (detail functions named by short types), not
-      // through ctx's members (named by the session); effect nodes get ctx.
-      if constexpr (ctx_t::small_plan) {
-        // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
-        buffers_type bufs{};
-        ctx_t ctx{self, feed_refs, bufs, &extra};
-        env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
-        detail::run_steps(env, typename plan::steps{});
-        return detail::collect<Fetch>(env, sources{}, results{});
-      } else if constexpr (std::is_const_v<Self>) {
-        const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
-        ctx_t ctx{self, feed_refs, lease.get(), &extra};
-        env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
-        detail::run_steps(env, typename plan::steps{});
-        return detail::collect<Fetch>(env, sources{}, results{});
-      } else {
-        auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
-        ctx_t ctx{self, feed_refs, bufs, &extra};
-        env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
-        detail::run_steps(env, typename plan::steps{});
-        return detail::collect<Fetch>(env, sources{}, results{});
-      }
+    using buffers_type = typename ctx_t::buffers_type;
+    using env_type = typename ctx_t::env_type;
+    using plan = typename ctx_t::plan;
+    using sources = mp::mp_transform<plan::template source, fetches>;
+    using results = mp::mp_transform<fetch_result_t, fetches>;
+    const feed_tuple feed_refs(feeds...);
+    const auto extra = detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
+    // Steps and fetches go through env (detail functions named by short types), not
+    // through ctx's members (named by the session); effect nodes get ctx.
+    if constexpr (ctx_t::small_plan) {
+      // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
+      buffers_type bufs{};
+      ctx_t ctx{self, feed_refs, bufs, &extra};
+      env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
+      detail::run_steps(env, typename plan::steps{});
+      return detail::collect<Fetch>(env, sources{}, results{});
+    } else if constexpr (std::is_const_v<Self>) {
+      const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
+      ctx_t ctx{self, feed_refs, lease.get(), &extra};
+      env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
+      detail::run_steps(env, typename plan::steps{});
+      return detail::collect<Fetch>(env, sources{}, results{});
+    } else {
+      auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
+      ctx_t ctx{self, feed_refs, bufs, &extra};
+      env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
+      detail::run_steps(env, typename plan::steps{});
+      return detail::collect<Fetch>(env, sources{}, results{});
     }
   }
 }
