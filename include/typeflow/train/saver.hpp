@@ -811,7 +811,7 @@ class saver {
 
 saver() -> saver<all_variables>;
 saver(saver_options) -> saver<all_variables>;
-// One guide for every argument list: leading options are skipped by a partial specialization,
+// The general guide: leading options (a saver_options value) are skipped by a partial specialization,
 // not by a constraint, because clang substitutes a guide's result before checking its
 // constraints and would meet the options in entries_of_arg's static_assert.
 template <class A0, class... A>
