@@ -1,4 +1,4 @@
-// typeflow/core/scope.hpp — name scopes: `layer1/w`, decided at compile time.
+// typeflow/ops/scope.hpp — name scopes: `layer1/w`, decided at compile time.
 //
 // TensorFlow's `with tf.variable_scope("layer1"):` has no compile-time equivalent in C++
 // syntax, so a scope is a value: `constexpr auto s = name_scope<"layer1">{};` makes
@@ -24,7 +24,7 @@ struct scoped_gradient {
   using type = typename Op::template gradient<K, G>;
 };
 template <class Self, class Op>
-  requires requires { typename Op::function; }
+  requires scalar_function_op<Op>
 struct scoped_gradient<Self, Op> {
   template <class L>
   struct with_inputs;
@@ -66,7 +66,7 @@ struct in_scope_impl {
   // placed in the scope, its inputs too.
   static auto pick() {
     // Ops without inputs (initializers) have nothing to rebind and stay global, too.
-    if constexpr (named_node<N> || N::kind == node_kind::leaf || requires { N::scope; } ||
+    if constexpr (named_node<N> || N::kind == node_kind::leaf || scoped_op<N> ||
                   mp::mp_empty<inputs_of<N>>::value) {
       return mp::mp_identity<N>{};
     } else {
