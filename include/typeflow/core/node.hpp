@@ -14,6 +14,7 @@
 
 #include "typeflow/core/concepts.hpp"
 #include "typeflow/core/definition.hpp"
+#include "typeflow/core/detail/contains.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/shape.hpp"
@@ -141,35 +142,7 @@ constexpr auto label_of() {
   return out;
 }
 
-/// Membership without instantiating a class per query: builtin type identity over a pack.
-namespace detail {
-template <class L, class V>
-struct contains_impl;
-template <template <class...> class L, class... T, class V>
-struct contains_impl<L<T...>, V> {
-  static constexpr bool value = [] {
-    constexpr bool hits[] = {__is_same(T, V)..., false};
-    for (bool h : hits)
-      if (h) return true;
-    return false;
-  }();
-};
-template <class L, class V>
-struct count_impl;
-template <template <class...> class L, class... T, class V>
-struct count_impl<L<T...>, V> {
-  // An array, not a fold expression: a fold over a long pack builds an expression tree
-  // per instantiation, and counting the consumers of every node of a large graph made
-  // g++ hold gigabytes of them.
-  static constexpr std::size_t value = [] {
-    constexpr bool hits[] = {__is_same(T, V)..., false};
-    std::size_t n = 0;
-    for (bool h : hits) n += h;
-    return n;
-  }();
-};
-}  // namespace detail
-
+/// Membership and counts over a type list without a class per query (core/detail/contains.hpp).
 template <class L, class V>
 inline constexpr bool contains_v = detail::contains_impl<L, V>::value;
 template <class L, class V>
