@@ -28,6 +28,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/none.hpp"
 #include "typeflow/graph/traverse.hpp"
+#include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/init.hpp"
 #include "typeflow/session/feed.hpp"
 #include "typeflow/session/fetch.hpp"
