@@ -26,9 +26,10 @@
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/core/none.hpp"
 #include "typeflow/graph/traverse.hpp"
+#include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/init.hpp"
-#include "typeflow/ops/state.hpp"
 #include "typeflow/session/feed.hpp"
 #include "typeflow/session/fetch.hpp"
 
