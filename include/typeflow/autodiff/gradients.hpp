@@ -5,7 +5,7 @@
 // `gradient_of<Ctx, N>` is a class template instantiation, so the compiler memoizes it:
 // every node's gradient is built once, and only for nodes on a path from a requested x
 // to y. The consumers of every node of y's path are found at once, in one pass over the
-// path's edges (graph::path_info::consumers), so building all gradients costs the size of
+// path's edges (graph::path_structure::consumers), so building all gradients costs the size of
 // the graph, not its square; never with per-node set unions (DESIGN, compile-time rules).
 #pragma once
 
@@ -63,7 +63,7 @@ template <class Y, class Seed>
 struct context {
   using y = Y;
   using seed = Seed;
-  using path = graph::path_info<mp::mp_list<Y>, mp::mp_list<>>;
+  using path = graph::path_structure<mp::mp_list<Y>, mp::mp_list<>>;
 };
 
 template <class Ctx, class N>
