@@ -65,7 +65,7 @@ class session {
   using defined_nodes = carried_union_t<Roots...>;
 
   explicit session(const Roots&... roots)
-      : vars_(std::make_unique<var_storage>()), const_plans_(std::make_unique<detail::plan_pools>()) {
+      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<detail::plan_pools>()) {
     if constexpr (!mp::mp_empty<defined_nodes>::value)
       detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
   }
@@ -150,8 +150,7 @@ class session {
   static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
 
   std::unique_ptr<var_storage> vars_;
-  std::vector<detail::plan_holder> plans_;
-  std::unique_ptr<detail::plan_pools> const_plans_;  // the buffers of runs through a const session
+  std::unique_ptr<detail::plan_pools> plans_;  // the buffers of its plans' runs
   std::ostream* print_stream_ = &std::cerr;
 };
 
@@ -243,13 +242,13 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
         detail::run_steps(env, typename plan::steps{});
         return detail::collect<Fetch>(env, sources{}, results{});
       } else if constexpr (std::is_const_v<Self>) {
-        const detail::plan_pools::lease<buffers_type> lease(*self.const_plans_, detail::plan_id<ctx_t>);
+        const detail::plan_pools::lease<buffers_type> lease(*self.plans_, detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, lease.get(), &extra};
         env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});
         return detail::collect<Fetch>(env, sources{}, results{});
       } else {
-        auto& bufs = detail::plan_buffers<buffers_type>(self.plans_, detail::plan_id<ctx_t>);
+        auto& bufs = self.plans_->template own<buffers_type>(detail::plan_id<ctx_t>);
         ctx_t ctx{self, feed_refs, bufs, &extra};
         env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
         detail::run_steps(env, typename plan::steps{});

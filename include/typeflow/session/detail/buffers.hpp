@@ -38,17 +38,32 @@ inline std::size_t next_plan_id() {
 template <class Plan>
 inline const std::size_t plan_id = next_plan_id();
 
-/// The buffers of the plans run through a const session: one set per run in flight. A run
-/// takes a set from its plan's pool (making one the first time) and gives it back, so
-/// concurrent runs never share buffers and a steady state allocates nothing.
+/// The buffers of a session's plans, by plan id: the one place a session keeps them.
+///
+/// A run through a non-const session uses the plan's own set (made the first time): such
+/// a run never overlaps another call on the session, and the steady state takes no lock.
+/// Runs through a const session may be in flight at once, one set each: a run takes a set
+/// from the plan's pool (making one when none is free) and gives it back when its lease
+/// ends. Either way a steady state allocates nothing.
 class plan_pools {
  public:
   plan_pools() = default;
   plan_pools(const plan_pools&) = delete;
   plan_pools& operator=(const plan_pools&) = delete;
   ~plan_pools() {
-    for (auto& pool : pools_)
+    for (auto& pool : pools_) {
+      if (pool.own) pool.destroy(pool.own);
       for (void* p : pool.all) pool.destroy(p);
+    }
+  }
+
+  /// The set of buffers of type Buffers that runs of plan `id` through a non-const
+  /// session use, made the first time.
+  template <class Buffers>
+  Buffers& own(std::size_t id) {
+    if (id < pools_.size() && pools_[id].own) [[likely]]
+      return *static_cast<Buffers*>(pools_[id].own);
+    return make_own<Buffers>(id);
   }
 
   /// A set of buffers of type Buffers for the plan `id`, given back when the lease ends.
@@ -69,10 +84,22 @@ class plan_pools {
 
  private:
   struct pool {
-    std::vector<void*> all;
+    void* own = nullptr;      // the set of runs through a non-const session
+    std::vector<void*> all;   // the sets of runs through a const session
     std::vector<void*> free;  // capacity kept at all.size(): giving back never allocates
     void (*destroy)(void*) = nullptr;
   };
+
+  template <class Buffers>
+  [[gnu::noinline]] Buffers& make_own(std::size_t id) {
+    std::lock_guard lock(mutex_);
+    if (id >= pools_.size()) pools_.resize(id + 1);
+    auto& pool = pools_[id];
+    pool.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
+    auto* made = new Buffers();
+    pool.own = made;
+    return *made;
+  }
 
   template <class Buffers>
   Buffers* take(std::size_t id) {
@@ -103,34 +130,6 @@ class plan_pools {
   std::mutex mutex_;
   std::vector<pool> pools_;
 };
-
-/// The buffers of one plan of a (non-const) session, type-erased.
-struct plan_holder {
-  void* p = nullptr;
-  void (*destroy)(void*) = nullptr;
-  plan_holder() = default;
-  plan_holder(plan_holder&& o) noexcept : p(std::exchange(o.p, nullptr)), destroy(o.destroy) {}
-  plan_holder& operator=(plan_holder&& o) noexcept {
-    std::swap(p, o.p);
-    std::swap(destroy, o.destroy);
-    return *this;
-  }
-  ~plan_holder() {
-    if (p) destroy(p);
-  }
-};
-
-/// The buffers of the plan `id`, made the first time.
-template <class Buffers>
-Buffers& plan_buffers(std::vector<plan_holder>& plans, std::size_t id) {
-  if (id >= plans.size()) plans.resize(id + 1);
-  auto& h = plans[id];
-  if (!h.p) {
-    h.p = new Buffers();
-    h.destroy = [](void* p) { delete static_cast<Buffers*>(p); };
-  }
-  return *static_cast<Buffers*>(h.p);
-}
 
 // The distinct types of a list, by a fold of `|` over a set that stays short (the few
 // buffer types of a plan): mp_unique carries the rest of the list at each step (as

@@ -64,7 +64,7 @@ const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
 // freed (a linear search of its free pages per allocation of a long name): 27 s at
 // N = 800 with ~100 functions named by the session. So what a session does is done by
 // functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
-// plans' holders, which are named by short types.
+// plans' store, which are named by short types.
 /// A session's state: its variables' slots, the definitions its graph carries (named
 /// constants' values, run-time initializers) and its graph seed.
 template <class Vars, class Defined>
