@@ -1,7 +1,8 @@
 // typeflow/session/diagnostics.hpp — the types that name the user's mistakes in the
-// session's compile errors. Each names the user's names (in its template arguments) and
-// is false, so that the static_assert that uses it prints it with the culprit; the checks
-// that raise them are in session/detail/checks.hpp and session/session.hpp (run()).
+// session's compile errors. Each names the user's names (in its template arguments), and
+// its value is false when its check fails, so that the static_assert that uses it prints
+// it with the culprit; the checks are in session/detail/checks.hpp, session/detail/steps.hpp
+// (named constants) and session/session.hpp (run()).
 #pragma once
 
 #include "typeflow/core/fixed_string.hpp"
