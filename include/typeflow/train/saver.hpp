@@ -227,7 +227,7 @@ class saver {
 
   /// save() with the step read from a scalar integer variable of the session (global_step).
   template <class Session, node Step>
-    requires requires { Step::is_variable; }
+    requires variable_node_type<Step>
   std::string save(const Session& sess, const std::filesystem::path& prefix, Step) {
     static_assert(std::is_integral_v<value_type_of<Step>> && shape_of<Step>::rank == 0,
                   "saver.save(sess, prefix, step): step must be a scalar integer variable");

@@ -39,7 +39,7 @@ struct saved_as_t {
 /// `saved_as<"a">(d)`: save d under the key "a", and restore d from the key "a".
 template <fixed_string Key, node V>
 constexpr saved_as_t<Key, V> saved_as(V) {
-  static_assert(requires { V::is_variable; }, "train::saved_as<\"key\">(v): v must be a variable");
+  static_assert(variable_node_type<V>, "train::saved_as<\"key\">(v): v must be a variable");
   return {};
 }
 
@@ -84,7 +84,7 @@ struct entries_of_arg {
   using type = mp::mp_list<>;
 };
 template <class A>
-  requires requires { A::is_variable; }
+  requires variable_node_type<A>
 struct entries_of_arg<A> {
   using type = mp::mp_list<saved_as_t<A::name, A>>;
 };
