@@ -69,8 +69,6 @@ struct context {
 template <class Ctx, class N>
 struct gradient_of;
 
-// Builtins and concepts, not variable templates: a variable template per node is a symbol
-// named after the node's type (see graph/traverse.hpp).
 template <class A, class B>
 struct add_gradients_impl {
   using type = elementwise_node<fn::add, A, B>;
