@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include <typeflow/ops/state.hpp>
@@ -323,10 +324,15 @@ TEST_CASE("saver: restoring over initialized variables, mapped (map_file) or rea
 }
 
 namespace {
-struct after_verify_hook {
-  explicit after_verify_hook(void (*f)()) { train::detail::after_verify_for_tests = f; }
-  ~after_verify_hook() { train::detail::after_verify_for_tests = nullptr; }
-};
+// What saver{}.restore(sess, path) does, with `after_verify` called between verifying the
+// mapped checkpoint and copying it into the variables: the restore transaction's observer,
+// which only tests pass (io/detail/restore.hpp).
+template <class Session>
+void restore_observed(Session& sess, const std::string& path, const std::function<void()>& after_verify) {
+  using entries = train::saver_entries_t<train::all_variables, Session>;
+  const auto vars = train::detail::restored_variables<entries>(sess);
+  tf::io::detail::restore_variables(vars, path, {}, after_verify);
+}
 std::string hooked_path;
 }  // namespace
 
@@ -341,15 +347,15 @@ TEST_CASE("saver: a write into the checkpoint during a mapped restore is detecte
   // An old modification time, so that the write below changes it whatever the clock's grain.
   const timespec old_times[2] = {{1000000000, 0}, {1000000000, 0}};
   REQUIRE(::utimensat(AT_FDCWD, hooked_path.c_str(), old_times, 0) == 0);
-  after_verify_hook hook([] {
+  const auto write_into_file = [] {
     // After verification, before the copy: another process writes into the file in place.
     const int fd = ::open(hooked_path.c_str(), O_WRONLY);
     REQUIRE(fd >= 0);
     const char byte = 0x55;
     REQUIRE(::pwrite(fd, &byte, 1, static_cast<off_t>(std::filesystem::file_size(hooked_path) - 6)) == 1);
     ::close(fd);
-  });
-  CHECK_THROWS_WITH_AS(saver.restore(sess, hooked_path),
+  };
+  CHECK_THROWS_WITH_AS(restore_observed(sess, hooked_path, write_into_file),
                        doctest::Contains("changed while it was being restored (another process wrote into it)"),
                        tf::data_loss_error);
   CHECK_FALSE(sess.is_initialized(w));
@@ -369,11 +375,9 @@ TEST_CASE("saver: deleting or renaming the checkpoint during a mapped restore (r
     hooked_path = saver.save(sess, dir / "m", 1);
     sess.slot<decltype(w)>().value.fill(0);
     if (rename) {
-      after_verify_hook hook([] { std::filesystem::rename(hooked_path, hooked_path + ".old"); });
-      saver.restore(sess, hooked_path);
+      restore_observed(sess, hooked_path, [] { std::filesystem::rename(hooked_path, hooked_path + ".old"); });
     } else {
-      after_verify_hook hook([] { std::filesystem::remove(hooked_path); });
-      saver.restore(sess, hooked_path);
+      restore_observed(sess, hooked_path, [] { std::filesystem::remove(hooked_path); });
     }
     CHECK(sess.run(w) == w0);
   }
@@ -390,9 +394,8 @@ TEST_CASE("saver: truncating the checkpoint during a mapped restore raises SIGBU
   REQUIRE(child >= 0);
   if (child == 0) {
     ::signal(SIGBUS, SIG_DFL);  // no test framework or sanitizer report: the plain signal
-    train::detail::after_verify_for_tests = [] { (void)::truncate(hooked_path.c_str(), 0); };
     try {
-      train::saver{}.restore(sess, hooked_path);
+      restore_observed(sess, hooked_path, [] { (void)::truncate(hooked_path.c_str(), 0); });
       ::_exit(0);
     } catch (...) {
       ::_exit(3);

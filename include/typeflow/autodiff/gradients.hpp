@@ -5,7 +5,7 @@
 // `gradient_of<Ctx, N>` is a class template instantiation, so the compiler memoizes it:
 // every node's gradient is built once, and only for nodes on a path from a requested x
 // to y. The consumers of every node of y's path are found at once, in one pass over the
-// path's edges (graph::path_info::consumers), so building all gradients costs the size of
+// path's edges (graph::path_structure::consumers), so building all gradients costs the size of
 // the graph, not its square; never with per-node set unions (DESIGN, compile-time rules).
 #pragma once
 
@@ -63,16 +63,11 @@ template <class Y, class Seed>
 struct context {
   using y = Y;
   using seed = Seed;
-  using path = graph::path_info<mp::mp_list<Y>, mp::mp_list<>>;
+  using path = graph::path_structure<mp::mp_list<Y>, mp::mp_list<>>;
 };
 
 template <class Ctx, class N>
 struct gradient_of;
-
-// Builtins and concepts, not variable templates: a variable template per node is a symbol
-// named after the node's type (see graph/traverse.hpp).
-template <class C>
-concept has_gradient_rule = requires { requires bool(C::differentiable); };
 
 template <class A, class B>
 struct add_gradients_impl {
@@ -131,7 +126,7 @@ struct slot_gradients<C, N, G, mp::mp_list<In...>, std::index_sequence<K...>> {
 };
 
 template <class C, class N, class G,
-          int Case = __is_same(G, no_gradient) ? 0 : !has_gradient_rule<C> ? 1 : 2>
+          int Case = __is_same(G, no_gradient) ? 0 : !differentiable<C> ? 1 : 2>
 struct contribution_impl : slot_gradients<C, N, G> {};
 // No gradient reaches C (a stop_gradient after it): C's rule is not needed.
 template <class C, class N, class G>

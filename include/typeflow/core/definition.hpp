@@ -19,15 +19,12 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "typeflow/core/concepts.hpp"
 #include "typeflow/core/errors.hpp"
 
 namespace typeflow {
 
 namespace mp = boost::mp11;
-
-/// A node defined by a run-time value it carries (`definition`).
-template <class N>
-concept defined_node = requires { typename N::definition_type; };
 
 namespace detail {
 template <class N>
@@ -132,7 +129,7 @@ const typename K::definition_type* definition_in(const A& a) {
 
 template <class K>
 [[noreturn, gnu::cold]] void throw_conflicting_definition() {
-  constexpr bool is_variable = requires { K::is_variable; };
+  constexpr bool is_variable = variable_node_type<K>;
   throw already_exists_error(std::string(is_variable ? "Variable " : "Constant ") + std::string(K::name.view()) +
                              " is defined twice in one graph, with " +
                              (is_variable ? "different initializers" : "different values") +

@@ -1,16 +1,9 @@
-// typeflow/core/node.hpp — what a node is.
+// typeflow/core/node.hpp — what a node is: the facades node types derive from and the
+// protocol's traits with their defaults.
 //
-// A node is a small class type; its type is its identity (DESIGN rule 1). Its object holds
-// only the run-time definitions its graph needs (core/definition.hpp). It says
-//   value_type   its element type (float, double, int32_t, int64_t, bool),
-//   shape_type   its static shape, `shape<...>`,
-//   inputs       an mp_list of the nodes its value is computed from,
-//   kind         how the session evaluates it (see node_kind),
-// and optionally
-//   targets      variables it writes (graph edges that are not evaluated),
-//   reads        variables it reads without evaluating them as inputs,
-//   name         a fixed_string, for nodes that carry run-time data (named nodes),
-//   op_name      the TensorFlow-style base of automatic names ("add", "MatMul").
+// The protocol itself, what a node says and the concepts that read it, is in
+// core/concepts.hpp. A node is a small class type; its type is its identity (DESIGN rule 1).
+// Its object holds only the run-time definitions its graph needs (core/definition.hpp).
 #pragma once
 
 #include <string_view>
@@ -19,7 +12,9 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "typeflow/core/concepts.hpp"
 #include "typeflow/core/definition.hpp"
+#include "typeflow/core/detail/contains.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/shape.hpp"
@@ -27,17 +22,6 @@
 namespace typeflow {
 
 namespace mp = boost::mp11;
-
-/// How the session evaluates a node.
-enum class node_kind {
-  leaf,         // placeholder, variable, constant: the session provides the value
-  elementwise,  // `static R apply(scalars...)`: fused into one lazy expression when possible
-  compute,      // `static void compute(out, inputs...)`: writes a planned buffer
-  effect,       // `static decltype(auto) effect(ctx, inputs...)`: may touch session state
-};
-
-/// Base of every node type.
-struct node_base {};
 
 /// What most nodes are: an element type, a shape, inputs and a kind, and the run-time
 /// definitions the inputs carry (core/definition.hpp; empty and free when they carry none).
@@ -65,21 +49,6 @@ struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base {
   using carried = carried_union_t<In..., Targets...>;
   [[no_unique_address]] definitions_t<carried> defs{};
 };
-
-/// A typeflow graph node. An error here means the argument is not a node:
-/// build nodes with typeflow::placeholder, variable, constant or an op.
-// (A builtin, not std::is_base_of_v: a variable template per node would be a symbol named
-// after the node's type; see graph/traverse.hpp.)
-template <class N>
-concept node = __is_base_of(node_base, N) && requires {
-  typename N::value_type;
-  typename N::shape_type;
-  typename N::inputs;
-  N::kind;
-};
-
-template <class N>
-concept named_node = node<N> && requires { N::name; };
 
 // --- traits with defaults ---------------------------------------------------------------
 
@@ -173,35 +142,7 @@ constexpr auto label_of() {
   return out;
 }
 
-/// Membership without instantiating a class per query: builtin type identity over a pack.
-namespace detail {
-template <class L, class V>
-struct contains_impl;
-template <template <class...> class L, class... T, class V>
-struct contains_impl<L<T...>, V> {
-  static constexpr bool value = [] {
-    constexpr bool hits[] = {__is_same(T, V)..., false};
-    for (bool h : hits)
-      if (h) return true;
-    return false;
-  }();
-};
-template <class L, class V>
-struct count_impl;
-template <template <class...> class L, class... T, class V>
-struct count_impl<L<T...>, V> {
-  // An array, not a fold expression: a fold over a long pack builds an expression tree
-  // per instantiation, and counting the consumers of every node of a large graph made
-  // g++ hold gigabytes of them.
-  static constexpr std::size_t value = [] {
-    constexpr bool hits[] = {__is_same(T, V)..., false};
-    std::size_t n = 0;
-    for (bool h : hits) n += h;
-    return n;
-  }();
-};
-}  // namespace detail
-
+/// Membership and counts over a type list without a class per query (core/detail/contains.hpp).
 template <class L, class V>
 inline constexpr bool contains_v = detail::contains_impl<L, V>::value;
 template <class L, class V>

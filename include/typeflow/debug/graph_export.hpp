@@ -116,7 +116,7 @@ struct describer<mp::mp_list<N...>> {
   template <class M>
   static std::string base_name() {
     std::string base(op_name_of<M>());
-    if constexpr (requires { M::scope; }) base = std::string(M::scope.view()) + "/" + base;
+    if constexpr (scoped_op<M>) base = std::string(M::scope.view()) + "/" + base;
     return base;
   }
 

@@ -6,10 +6,13 @@
 // traversal makes grow with N^2 / 32, not N^2. This is the algorithm DESIGN.md measured
 // as linear in practice; do not replace it by per-node set unions.
 //
-// Everything path_info knows of a path is computed once for the whole path, in arrays
+// Everything path_structure knows of a path is computed once for the whole path, in arrays
 // indexed by a node's position in the order (one constexpr evaluation), not by a query
 // per node over lists of the path's length: at N = 800 nodes such queries cost more
 // than everything else the compiler does.
+//
+// How a session plans a run of a path (fusion, buffers) is the session's business:
+// session/detail/fusion.hpp (graph::path_info) and session/detail/plan.hpp.
 #pragma once
 
 #include <array>
@@ -174,9 +177,9 @@ struct not_in {
   using fn = std::bool_constant<!contains_v<L, N>>;
 };
 template <class N>
-using is_variable_node = std::bool_constant<requires { N::is_variable; }>;
+using is_variable_node = std::bool_constant<variable_node_type<N>>;
 template <class N>
-using is_placeholder_node = std::bool_constant<requires { N::is_placeholder; }>;
+using is_placeholder_node = std::bool_constant<placeholder_node_type<N>>;
 template <class N>
 using is_named = std::bool_constant<named_node<N>>;
 
@@ -185,41 +188,6 @@ using is_named = std::bool_constant<named_node<N>>;
 namespace detail {
 template <class Fed, class N>
 using cut_inputs = mp::mp_if_c<in_short_list<Fed, N>::value, mp::mp_list<>, inputs_of<N>>;
-}  // namespace detail
-
-namespace detail {
-// How an operand of shape S is indexed inside a fused elementwise tree whose output has
-// Total elements and whose broadcast operands have Row elements: by the output's flat
-// index (its own shape), by the index within a row (a suffix of the output's shape), or
-// not at all (one element).
-template <class S>
-constexpr std::size_t static_size() {
-  if constexpr (S::is_static) {
-    return S::size;
-  } else {
-    return 0;
-  }
-}
-// The dims of S without leading 1s.
-template <class S>
-constexpr std::size_t first_non_one() {
-  std::size_t i = 0;
-  while (i < S::rank && S::dims[i] == 1) ++i;
-  return i;
-}
-// S (leading 1s aside) is the trailing part of Out's shape.
-template <class S, class Out>
-constexpr bool is_suffix_of() {
-  constexpr std::size_t f = first_non_one<S>();
-  constexpr std::size_t n = S::rank - f;
-  if constexpr (n > Out::rank) {
-    return false;
-  } else {
-    for (std::size_t i = 0; i < n; ++i)
-      if (S::dims[f + i] != Out::dims[Out::rank - n + i]) return false;
-    return true;
-  }
-}
 }  // namespace detail
 
 namespace detail {
@@ -259,15 +227,6 @@ inline constexpr std::size_t index_of_v = decltype(Map::index_in(static_cast<key
 template <class Map, std::size_t I>
 using node_at = typename decltype(Map::node_in(static_cast<position<I>*>(nullptr)))::type;
 
-// Per node of a path, in the order's positions: fusible, and the root of its fused tree.
-template <std::size_t Size>
-struct path_entries {
-  // Plain arrays: the constant evaluator calls no operator[] (std::array's costs a call
-  // per access, and memory per call).
-  bool fusible[Size + 1]{};
-  std::size_t root[Size + 1]{};
-};
-
 // Per node of a path, in the order's positions: its consumers (the nodes having it among
 // their inputs on the path). Those of the node at j are consumer[first[j]] ..
 // consumer[first[j + 1] - 1], in the order, each once.
@@ -299,35 +258,6 @@ struct path_table {
     using type = mp::mp_append<mp::mp_list<>, input_positions<N>...>;
   };
   using edges = typename edges_of<Order>::type;
-
-  template <class E, class L = Order>
-  struct entries_of;
-  template <class... E, class... N>
-  struct entries_of<mp::mp_list<E...>, mp::mp_list<N...>> {
-    static constexpr path_entries<size> value = [] {
-      path_entries<size> t{};
-      constexpr std::size_t edge[] = {E::value..., 0};
-      constexpr std::size_t in_count[] = {mp::mp_size<cut_inputs<Fed, N>>::value..., 0};
-      constexpr bool ew[] = {(N::kind == node_kind::elementwise)..., false};
-      constexpr bool fed[] = {in_short_list<Fed, N>::value..., false};
-      constexpr bool fetched[] = {in_short_list<Fetches, N>::value..., false};
-      std::size_t uses[size + 1]{}, uses_by_other[size + 1]{}, consumer[size + 1]{};
-      for (std::size_t i = 0, e0 = 0; i < size; e0 += in_count[i], ++i) {
-        for (std::size_t e = e0; e < e0 + in_count[i]; ++e) {
-          const std::size_t j = edge[e];
-          if (++uses[j] == 1) consumer[j] = i;
-          if (!ew[i]) ++uses_by_other[j];
-        }
-      }
-      // Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
-      for (std::size_t i = 0; i < size; ++i)
-        t.fusible[i] = !fed[i] && ew[i] && uses[i] == 1 && uses_by_other[i] == 0 && !fetched[i];
-      // A consumer comes after its inputs in the order: roots from the end.
-      for (std::size_t i = size; i-- > 0;) t.root[i] = t.fusible[i] ? t.root[consumer[i]] : i;
-      return t;
-    }();
-  };
-  static constexpr const path_entries<size>& entries = entries_of<edges>::value;
 
   // Every node's consumers at once (a counting sort of the edges by input), only when
   // asked for (gradients).
@@ -374,65 +304,16 @@ struct path_table {
   };
 };
 
-// The row size of a flat loop over operands of shapes S... with output shape Out, or 0
-// when some operand is neither Out's shape, a trailing part of it, nor one element.
-template <class Out, class L>
-struct flat_row_of;
-template <class Out, class... S>
-struct flat_row_of<Out, mp::mp_list<S...>> {
-  template <class Sh>
-  static constexpr void one(std::size_t& row, bool& ok) {
-    constexpr std::size_t total = static_size<Out>();
-    constexpr std::size_t n = static_size<Sh>();
-    if constexpr (!Sh::is_static) {
-      ok = false;
-    } else if constexpr (n != 1 && n != total) {
-      if (!is_suffix_of<Sh, Out>()) ok = false;
-      if (row != total && row != n) ok = false;
-      row = n;
-    } else if constexpr (n == total && Sh::rank > 0) {
-      if (!is_suffix_of<Sh, Out>()) ok = false;
-    }
-  }
-  static constexpr std::size_t compute() {
-    std::size_t row = static_size<Out>();
-    bool ok = true;
-    (one<S>(row, ok), ...);
-    return ok ? row : 0;
-  }
-  using type = std::integral_constant<std::size_t, compute()>;
-};
 }  // namespace detail
 
-namespace detail {
-// The trees of a node's inputs, then the node.
-template <class Trees, class N>
-struct tree_cat;
-template <class... L, class N>
-struct tree_cat<mp::mp_list<L...>, N> {
-  using type =
-      mp::mp_rename<decltype((piece<>{} | ... | typename piece_of<L>::type{}) | piece<N>{}), mp::mp_list>;
-};
-}  // namespace detail
-
-/// What the session needs to know of a path to plan it.
-///
-/// Fusion: an elementwise op whose value only one elementwise consumer needs is fusible;
-/// a tree of fusible ops under a materialized root is evaluated in one loop. With a static
-/// output shape the session's own flat loop does it, when every operand is the output's
-/// shape, a trailing part of it (a bias row) or a single element; with a dynamic shape
-/// xtensor's lazy expressions do. Static trees with other broadcasts are not fused:
-/// xtensor 0.24.3 miscomputes a broadcasting expression over fixed-size containers
-/// nested in another expression (tests/ops/elementwise_test.cpp).
+/// What is known of a path's structure: its order, each node's position and consumers.
+/// The session's planning (session/detail/fusion.hpp: graph::path_info) builds on it.
 template <class Fetches, class Fed>
-struct path_info {
+struct path_structure {
   using order = path_order<Fetches, Fed>;
   using table = detail::path_table<Fetches, Fed, order>;
   template <class N>
   using inputs = detail::cut_inputs<Fed, N>;
-  // mp_append of zero lists must still give a list
-  template <class... L>
-  using append = mp::mp_append<mp::mp_list<>, L...>;
 
   // Each query has a type form (name_c<N>, a std::integral_constant; what the session
   // uses, see detail::in_short_list) and a value form (name<N>).
@@ -448,115 +329,6 @@ struct path_info {
   /// in one pass over the path's edges; each use then costs N's consumers, not the path.
   template <class N>
   using consumers = typename table::template consumers_impl<N>::type;
-
- private:
-  template <class N, std::size_t I = index_c<N>::value>
-  struct fusible_impl : std::bool_constant<table::entries.fusible[I]> {};
-  template <class N>
-  struct fusible_impl<N, detail::npos> : std::false_type {};
-
- public:
-  /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
-  template <class N>
-  using fusible_c = fusible_impl<N>;
-  template <class N>
-  static constexpr bool fusible = fusible_c<N>::value;
-
- private:
-  template <class N, bool = fusible_c<N>::value>
-  struct root_impl {
-    using type = N;
-  };
-  template <class N>
-  struct root_impl<N, true> {
-    using type = detail::node_at<typename table::map, table::entries.root[index_c<N>::value]>;
-  };
-
-  // Every node of the tree under root R: fusible inputs recursively, and the operands.
-  // Lazily: tree_impl of an input that is not fusible is not asked for (mp_if_c would
-  // evaluate both branches, each input's tree recursively: 180 MB at N = 800).
-  template <class N>
-  struct tree_impl;
-  template <class N, bool = fusible_c<N>::value>
-  struct tree_of_input_impl {
-    using type = mp::mp_list<N>;
-  };
-  template <class N>
-  struct tree_of_input_impl<N, true> {
-    using type = typename tree_impl<N>::type;
-  };
-  template <class N>
-  using tree_of_input = typename tree_of_input_impl<N>::type;
-  template <class N>
-  struct tree_impl {
-    // One fold of | (see detail::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
-    using type = typename detail::tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
-  };
-
- public:
-  /// The root (materialized) node of N's fused tree; N itself if N is not fusible.
-  template <class N>
-  using root_of = typename root_impl<N>::type;
-  /// The nodes of the tree evaluated in R's loop: operands and fused ops, R last.
-  template <class R>
-  using tree = typename tree_impl<R>::type;
-
- private:
-  // The shapes of the operands of R's loop. Most roots have no fused input: their
-  // operands are their inputs, and the list of shapes is one type shared by all roots of
-  // the same shapes (building each root's tree cost 110 MB and 3 s at N = 800).
-  template <class R>
-  struct fused_tree_shapes {
-    using type = mp::mp_transform<shape_of, tree<R>>;
-  };
-  template <class R, class In = inputs<R>>
-  struct tree_shapes_impl;
-  template <class R, class... In>
-  struct tree_shapes_impl<R, mp::mp_list<In...>> {
-    using type = typename mp::mp_if_c<(fusible_c<In>::value || ... || false), fused_tree_shapes<R>,
-                                      mp::mp_identity<mp::mp_list<shape_of<In>..., shape_of<R>>>>::type;
-  };
-
- public:
-  /// The number of elements of the row operands of R's flat loop (0: no flat loop).
-  template <class R>
-  using flat_row_c = typename detail::flat_row_of<shape_of<R>, typename tree_shapes_impl<R>::type>::type;
-  template <class R>
-  static constexpr std::size_t flat_row = flat_row_c<R>::value;
-
- private:
-  template <class R, bool = R::kind == node_kind::elementwise && shape_of<R>::is_static &&
-                            (shape_of<R>::rank > 0)>
-  struct flat_impl : std::false_type {};
-  template <class R>
-  struct flat_impl<R, true> : std::bool_constant<flat_row_c<R>::value != 0> {};
-
- public:
-  /// R's tree is evaluated by the session's flat loop: output static, of rank > 0, and
-  /// every operand indexed by the flat index, the row index, or not at all.
-  template <class R>
-  using flat_c = flat_impl<R>;
-  template <class R>
-  static constexpr bool flat = flat_c<R>::value;
-
- private:
-  template <class N, int Case = (detail::in_short_list<Fed, N>::value || N::kind == node_kind::leaf) ? 0
-                                : !fusible_c<N>::value                                               ? 1
-                                                                                                     : 2>
-  struct materialized_impl : std::bool_constant<Case == 1> {};
-  template <class N, class R = root_of<N>>
-  using fused_materialized =
-      // Rank 0 chains are plain scalar arithmetic; dynamic ones are xtensor expressions.
-      std::bool_constant<!(shape_of<R>::rank == 0 || !shape_of<R>::is_static || flat_c<R>::value)>;
-  template <class N>
-  struct materialized_impl<N, 2> : fused_materialized<N> {};
-
- public:
-  /// A node is materialized (gets a buffer) unless it is fused into its consumer's loop.
-  template <class N>
-  using materialized_c = materialized_impl<N>;
-  template <class N>
-  static constexpr bool materialized = materialized_c<N>::value;
 };
 
 // --- unique names ------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 // typeflow/ops/dense.hpp — tf.layers.dense: a fully connected layer under a name scope.
 #pragma once
 
-#include "typeflow/core/scope.hpp"
 #include "typeflow/ops/activation.hpp"
 #include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/scope.hpp"
 #include "typeflow/ops/variable.hpp"
 
 namespace typeflow {
@@ -53,7 +53,7 @@ using kernel_shape = shape<shape_of<X>::dims[1], std::ptrdiff_t(Units)>;
 /// is an anonymous op not in a scope yet; N otherwise.
 template <fixed_string Scope, class N>
 constexpr auto in_layer_scope(const N& n) {
-  if constexpr (named_node<N> || N::kind == node_kind::leaf || requires { N::scope; } ||
+  if constexpr (named_node<N> || N::kind == node_kind::leaf || scoped_op<N> ||
                 mp::mp_empty<inputs_of<N>>::value) {
     return n;
   } else {

@@ -53,7 +53,7 @@ struct elementwise_node
   using rebind = elementwise_node<Fn, N...>;
 
   // The gradient rule lives with the scalar function: Fn::gradient<K, G, Self, In...>.
-  static constexpr bool differentiable = requires { Fn::differentiable; };
+  static constexpr bool differentiable = typeflow::differentiable<Fn>;
   template <std::size_t K, class G>
   using gradient = typename Fn::template gradient<K, G, elementwise_node, In...>;
 
@@ -92,7 +92,7 @@ struct literal_must_convert_exactly {
 
 namespace detail {
 template <class A, class B>
-inline constexpr bool is_literal_v = requires { A::is_literal; };
+inline constexpr bool is_literal_v = literal_node_type<A>;
 
 // A literal takes the element type of the other operand (Python-number semantics).
 template <class A, class B>
@@ -100,7 +100,7 @@ struct adapt_literal {
   using type = A;
 };
 template <class A, class B>
-  requires(requires { A::is_literal; } && !requires { B::is_literal; } &&
+  requires(literal_node_type<A> && !literal_node_type<B> &&
            element_type<value_type_of<B>> && !std::is_same_v<value_type_of<A>, value_type_of<B>>)
 struct adapt_literal<A, B> {
   // As TensorFlow refuses `int_tensor + 2.5`, a literal must convert exactly.

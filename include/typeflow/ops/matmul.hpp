@@ -7,7 +7,6 @@
 
 #include <cblas.h>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
 

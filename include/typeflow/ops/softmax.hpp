@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
 

@@ -14,21 +14,16 @@
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/core/none.hpp"
 #include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/variable.hpp"
 
 namespace typeflow {
 
-/// The value of nodes that have none, such as group (TensorFlow's None). Unused, it draws
-/// no warning: `auto done = sess.run(train_op);` needs no `(void)`.
-struct [[gnu::unused]] none_t {
-  friend constexpr bool operator==(none_t, none_t) { return true; }
-};
-
 /// In a diagnostic: the argument (a node's op name) that should have been a variable.
 template <class N>
 struct argument_must_be_a_variable {
-  static constexpr bool value = requires { N::is_variable; };
+  static constexpr bool value = variable_node_type<N>;
 };
 
 /// In a diagnostic: the variable and value shapes an assign cannot match.

@@ -6,7 +6,6 @@
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xnoalias.hpp>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {

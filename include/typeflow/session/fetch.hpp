@@ -34,7 +34,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "typeflow/core/node.hpp"
-#include "typeflow/ops/state.hpp"
+#include "typeflow/core/none.hpp"
 
 namespace typeflow {
 

@@ -14,20 +14,35 @@
 // file naming "../x", "/etc/passwd" or "a/b" is refused as corrupt, so a state file cannot
 // point a program outside its directory. It is written atomically and durably (temp file,
 // fsync, rename, fsync of the directory), so a crash leaves the old or the new state.
+//
+// checkpoint_retention is the list of checkpoints a saver keeps, written to the state file
+// after each save: max_to_keep, keep_checkpoint_every_n_hours, the deletions pending after a
+// failed state write, and the list taken over from a previous run (recover_last_checkpoints,
+// set_last_checkpoints, or the state file and a scan of the directory).
 #pragma once
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <iterator>
+#include <list>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "typeflow/core/errors.hpp"
+#include "typeflow/io/detail/join.hpp"
 #include "typeflow/io/file.hpp"
 
 namespace typeflow::train {
@@ -177,5 +192,199 @@ inline std::optional<std::string> latest_checkpoint(const std::filesystem::path&
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   return path.string();
 }
+
+// --- the checkpoints a saver keeps -----------------------------------------------------------------
+
+/// How many checkpoints a saver keeps, and where it lists them (saver_options' fields).
+struct retention_policy {
+  std::optional<std::size_t> max_to_keep = 5;
+  double keep_checkpoint_every_n_hours = 10000.0;
+  std::string latest_filename = "checkpoint";
+  std::function<double()> clock{};
+};
+
+namespace detail {
+
+inline double system_seconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+/// "<base>-<digits>" or "<base>": a checkpoint that a saver with prefix base writes.
+inline bool is_checkpoint_of(std::string_view file, std::string_view base) {
+  if (file == base) return true;
+  if (file.size() < base.size() + 2 || file.substr(0, base.size()) != base || file[base.size()] != '-') return false;
+  const auto digits = file.substr(base.size() + 1);
+  const auto start = digits.front() == '-' ? 1u : 0u;
+  if (digits.size() <= start) return false;
+  return std::all_of(digits.begin() + start, digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+inline std::optional<double> mtime_of(const std::filesystem::path& p) {
+  struct ::stat st {};
+  if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return static_cast<double>(st.st_mtim.tv_sec) + 1e-9 * static_cast<double>(st.st_mtim.tv_nsec);
+}
+
+// Throws an error of e's code with another message.
+[[noreturn]] inline void rethrow_as(const error& e, const std::string& message) {
+  switch (e.code()) {
+    case error_code::invalid_argument: throw invalid_argument_error(message);
+    case error_code::not_found: throw not_found_error(message);
+    case error_code::failed_precondition: throw failed_precondition_error(message);
+    case error_code::data_loss: throw data_loss_error(message);
+    default: throw unknown_error(message);
+  }
+}
+
+}  // namespace detail
+
+/// The checkpoints a saver keeps, oldest first, and the state file written after each save.
+class checkpoint_retention {
+ public:
+  explicit checkpoint_retention(retention_policy policy = {}) : policy_(std::move(policy)) {}
+
+  /// The kept checkpoints, oldest first, with the time each was saved.
+  std::vector<std::pair<std::string, double>> kept_with_time() const {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : kept_) out.emplace_back(c.path, c.timestamp);
+    return out;
+  }
+  /// Sets the kept checkpoints; the next save takes this list as it is.
+  void set_kept(const std::vector<std::pair<std::string, double>>& paths) {
+    kept_.clear();
+    for (const auto& [p, t] : paths) kept_.push_back({p, t});
+    list_given_ = true;
+  }
+  /// Checkpoints taken off the list whose deletion waits for the next state write.
+  std::vector<std::string> pending_deletions() const { return pending_delete_; }
+
+  /// On the first save into `dir`: takes over the checkpoints of a previous run (the
+  /// state file's list and the files "<base>-<step>" the directory holds) and removes the
+  /// temporary files that a killed save left behind.
+  void recover(const std::filesystem::path& dir, const std::string& base) {
+    if (recovered_dir_ && *recovered_dir_ == dir) return;
+    recovered_dir_ = dir;
+    // A list given by set_last_checkpoints / recover_last_checkpoints is taken as it is.
+    if (std::exchange(list_given_, false)) return;
+    std::vector<kept_checkpoint> found;
+    std::optional<checkpoint_state> state;
+    try {
+      state = get_checkpoint_state(dir, policy_.latest_filename);
+    } catch (const data_loss_error&) {
+      // A corrupt state file is rebuilt from the directory below and replaced by this save.
+    } catch (const failed_precondition_error&) {
+      // Neither is a state file that is not a regular file; this save then says that it
+      // could not list its checkpoint.
+    }
+    if (state) {
+      if (state->last_preserved_timestamp) next_keep_time_ = *state->last_preserved_timestamp + keep_period();
+      for (std::size_t i = 0; i < state->all_model_checkpoint_paths.size(); ++i) {
+        const auto& name = state->all_model_checkpoint_paths[i];
+        if (!detail::is_checkpoint_of(name, base)) continue;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(dir / name, ec)) continue;
+        const double t = i < state->all_model_checkpoint_timestamps.size() ? state->all_model_checkpoint_timestamps[i]
+                                                                            : detail::mtime_of(dir / name).value_or(0);
+        found.push_back({(dir / name).string(), t});
+      }
+    }
+    std::vector<kept_checkpoint> scanned;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      const auto name = entry.path().filename().string();
+      std::error_code ec2;
+      if (!entry.is_regular_file(ec2)) continue;
+      const auto dash = name.rfind(".tmp.");
+      if (dash != std::string::npos && (detail::is_checkpoint_of(name.substr(0, dash), base) ||
+                                        name.substr(0, dash) == policy_.latest_filename)) {
+        if (io::is_temp_file_of(name, name.substr(0, dash))) ::unlink(entry.path().c_str());
+        continue;
+      }
+      if (!detail::is_checkpoint_of(name, base) || name == base) continue;
+      const auto full = (dir / name).string();
+      if (std::none_of(found.begin(), found.end(), [&](const auto& k) { return k.path == full; }))
+        scanned.push_back({full, detail::mtime_of(entry.path()).value_or(0)});
+    }
+    for (auto& s : scanned) found.push_back(std::move(s));
+    // Oldest first, ties in the order found: std::list's merge sort is stable, and unlike
+    // std::stable_sort it takes no std::get_temporary_buffer (deprecated; an error under clang 19).
+    std::list<kept_checkpoint> by_time(std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    by_time.sort([](const auto& a, const auto& b) { return a.timestamp < b.timestamp; });
+    found.assign(std::make_move_iterator(by_time.begin()), std::make_move_iterator(by_time.end()));
+    // A saver that moves to another directory rotates that directory's checkpoints only;
+    // a saver that keeps every checkpoint lists none.
+    if (rotating()) kept_ = std::move(found);
+  }
+
+  // TensorFlow's order (Saver.save): record the new checkpoint (rotation moves the oldest
+  // beyond max_to_keep to the deletions pending), write the state file, and only then
+  // delete. A failed state write leaves the deletions pending for the next successful one,
+  // and says that the checkpoint, complete on disk, is not listed.
+  void after_save(const std::filesystem::path& dir, const std::filesystem::path& path) {
+    const auto p = path.string();
+    const double saved_at = now();
+    if (rotating()) {
+      std::erase_if(kept_, [&](const auto& k) { return k.path == p; });
+      kept_.push_back({p, saved_at});
+      while (kept_.size() > *policy_.max_to_keep) {
+        const auto oldest = kept_.front();
+        kept_.erase(kept_.begin());
+        if (oldest.timestamp > next_keep_time_) {
+          next_keep_time_ += keep_period();
+          continue;  // preserved: it leaves the list, not the disk
+        }
+        pending_delete_.push_back(oldest.path);
+      }
+    }
+    std::erase(pending_delete_, p);  // saved again under a name that was to be deleted
+    checkpoint_state state;
+    state.model_checkpoint_path = path.filename().string();
+    // Checkpoints in the directory of the state file, oldest first; the latest is the last
+    // (TensorFlow adds it when the saver lists none).
+    for (const auto& k : kept_) {
+      const std::filesystem::path kp(k.path);
+      if (kp.parent_path() != path.parent_path() || k.path == p) continue;
+      state.all_model_checkpoint_paths.push_back(kp.filename().string());
+      state.all_model_checkpoint_timestamps.push_back(k.timestamp);
+    }
+    state.all_model_checkpoint_paths.push_back(state.model_checkpoint_path);
+    state.all_model_checkpoint_timestamps.push_back(saved_at);
+    state.last_preserved_timestamp = next_keep_time_ - keep_period();
+    try {
+      update_checkpoint_state(dir, state, policy_.latest_filename);
+    } catch (const error& e) {
+      detail::rethrow_as(e, "Checkpoint " + p + " was written, but it is not listed in the state file " +
+                                (dir / policy_.latest_filename).string() +
+                                " (latest_checkpoint does not return it), which could not be written: " + e.message() +
+                                (pending_delete_.empty() ? std::string()
+                                                         : ". The checkpoints that rotation removes from the list (" +
+                                                               io::detail::join(pending_delete_) +
+                                                               ") are deleted after the next state file is written"));
+    }
+    // Deleting needs no fsync: the durable state file no longer lists these files, and a
+    // deletion a crash undoes is redone by the next run's scan of the directory.
+    for (const auto& d : std::exchange(pending_delete_, {})) ::unlink(d.c_str());
+  }
+
+ private:
+  struct kept_checkpoint {
+    std::string path;
+    double timestamp;
+  };
+
+  double now() const { return policy_.clock ? policy_.clock() : detail::system_seconds(); }
+  bool rotating() const noexcept { return policy_.max_to_keep.value_or(0) > 0; }
+  double keep_period() const noexcept { return policy_.keep_checkpoint_every_n_hours * 3600.0; }
+  double first_keep_time() const { return now() + keep_period(); }
+
+  retention_policy policy_;
+  std::vector<kept_checkpoint> kept_;
+  std::vector<std::string> pending_delete_;
+  std::optional<std::filesystem::path> recovered_dir_;
+  bool list_given_ = false;
+  // The first checkpoint saved after this time is preserved (keep_checkpoint_every_n_hours);
+  // one period after the saver is made, as TensorFlow.
+  double next_keep_time_ = first_keep_time();
+};
 
 }  // namespace typeflow::train

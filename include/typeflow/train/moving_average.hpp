@@ -41,7 +41,7 @@ namespace typeflow::train {
 
 namespace detail {
 template <class V>
-inline constexpr bool averages_a_variable = requires { V::is_variable; };
+inline constexpr bool averages_a_variable = variable_node_type<V>;
 }  // namespace detail
 
 /// The shadow variable that the moving average EmaName keeps of V, named "<v>/<EmaName>"

@@ -46,7 +46,7 @@ struct gradient_must_have_the_variable_shape {
 
 template <node G, node V>
 constexpr grad_and_var_t<G, V> grad_and_var(const G& g, const V& v) {
-  static_assert(requires { V::is_variable; }, "train::grad_and_var(g, v): v must be a variable");
+  static_assert(variable_node_type<V>, "train::grad_and_var(g, v): v must be a variable");
   static_assert(std::is_same_v<value_type_of<G>, value_type_of<V>>,
                 "train::grad_and_var(g, v): g must have v's element type");
   if constexpr (shape_of<G>::rank != shape_of<V>::rank) {
@@ -63,7 +63,7 @@ struct var_list_t {
 };
 template <node... V>
 constexpr var_list_t<V...> var_list(const V&... v) {
-  static_assert((requires { V::is_variable; } && ...), "train::var_list(v...): every argument must be a variable");
+  static_assert((variable_node_type<V> && ...), "train::var_list(v...): every argument must be a variable");
   return {{v...}};
 }
 
@@ -150,7 +150,7 @@ struct hyperparameter_initializes_a_variable_give_a_number_or_a_literal {
 /// The initializer of a variable whose initial value is hyperparameter H's.
 template <fixed_string Param, class H>
 constexpr auto initial_value_source() {
-  if constexpr (requires { H::is_literal; } || requires { H::is_named_constant; }) {
+  if constexpr (literal_node_type<H> || named_constant_node_type<H>) {
     return std::type_identity<init::value_of<H>>{};
   } else {
     static_assert(hyperparameter_initializes_a_variable_give_a_number_or_a_literal<Param>::value,

@@ -1,0 +1,111 @@
+// typeflow/session/detail/checks.hpp — the compile-time checks of a session's graph and
+// of a run's path, each raising one diagnostic of session/diagnostics.hpp.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include "typeflow/core/fixed_string.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/graph/traverse.hpp"
+#include "typeflow/session/diagnostics.hpp"
+
+namespace typeflow::detail {
+
+template <class Named, std::size_t I = graph::first_duplicate_name<Named>>
+struct check_names_impl {
+  static constexpr bool value = true;
+};
+template <class Named, std::size_t I>
+  requires(I < mp::mp_size<Named>::value)
+struct check_names_impl<Named, I> {
+  using dup = mp::mp_at_c<Named, I>;
+  static_assert(two_nodes_of_the_graph_have_the_name<dup::name>::value,
+                "names are unique per graph: two different nodes (another dtype, shape or kind) "
+                "have the same full name; rename one of them");
+  static constexpr bool value = true;  // the error above is the one to read
+};
+
+// --- a rejected run --------------------------------------------------------------------------
+//
+// run() does not check inside its own body: there, the compiler's "required from" lines would
+// spell the fetch's type, which for a graph of shared nodes grows exponentially with its depth
+// (an 800-node chain misused once printed for minutes). It first names what is wrong as a
+// short diagnostic type D (detail::diagnose_run, session/detail/run_result.hpp) and, if
+// anything is, returns rejected_run<D, R>. A function's return type is completed where it is
+// called, so D's static_assert fires in the caller's context: one error naming the user's
+// names, no graph type. The value then behaves as the run's result R would, so that no second
+// error follows.
+
+template <class D>
+struct run_rejection;
+
+template <fixed_string Placeholder>
+struct run_rejection<you_must_feed_a_value_for_placeholder<Placeholder>> {
+  static_assert(you_must_feed_a_value_for_placeholder<Placeholder>::value,
+                "run(fetch) needs a value for a placeholder on the fetch's computation path: "
+                "pass typeflow::feed(placeholder, value)");
+};
+template <fixed_string Variable>
+struct run_rejection<variable_is_not_in_the_sessions_graph<Variable>> {
+  static_assert(variable_is_not_in_the_sessions_graph<Variable>::value,
+                "the run's path uses a variable that the session does not hold: pass a node "
+                "that reaches it to the session's constructor");
+};
+template <fixed_string Node, fixed_string Writes>
+struct run_rejection<a_const_session_runs_no_node_that_changes_state<Node, Writes>> {
+  static_assert(a_const_session_runs_no_node_that_changes_state<Node, Writes>::value,
+                "a const session runs only paths that change nothing: run this fetch through a "
+                "non-const session");
+};
+template <class T>
+struct run_rejection<fetch_is_not_a_typeflow_node<T>> {
+  static_assert(fetch_is_not_a_typeflow_node<T>::value,
+                "run(fetch, feeds...): the fetch must be a typeflow node, typeflow::fetch(nodes...) or "
+                "a structure of nodes (std::tuple, std::array, hana::tuple, hana::map, Hana struct)");
+};
+template <class T>
+struct run_rejection<run_argument_is_not_a_feed<T>> {
+  static_assert(run_argument_is_not_a_feed<T>::value,
+                "run(fetch, feeds...): pass feeds as typeflow::feed(node, value) or a hana::map from "
+                "nodes to values");
+};
+template <bool Once>
+struct run_rejection<every_node_is_fed_once<Once>> {
+  static_assert(every_node_is_fed_once<Once>::value, "run(fetch, feeds...): a node is fed twice");
+};
+
+/// What a rejected run returns: R's interface (R itself as a base, or a scalar R's value).
+template <class D, class R>
+struct rejected_run : run_rejection<D>, R {
+  rejected_run() = default;
+};
+template <class D, class R>
+  requires std::is_scalar_v<R>
+struct rejected_run<D, R> : run_rejection<D> {
+  R value{};
+  constexpr operator R() const noexcept { return value; }
+};
+
+template <class T>
+struct is_rejected_run : std::false_type {};
+template <class D, class R>
+struct is_rejected_run<rejected_run<D, R>> : std::true_type {};
+
+template <class N>
+constexpr auto first_write_label() {
+  if constexpr (mp::mp_empty<targets_of<N>>::value) {
+    return fixed_string<1>{};
+  } else {
+    return label_of<mp::mp_front<targets_of<N>>>();
+  }
+}
+
+struct changes_state_q {
+  template <class N>
+  using fn = std::bool_constant<changes_state<N>()>;
+};
+
+}  // namespace typeflow::detail

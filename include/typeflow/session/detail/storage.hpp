@@ -1,0 +1,162 @@
+// typeflow/session/detail/storage.hpp — what a session holds of its graph's state: a
+// slot per variable (value and initialized flag), the run-time definitions its roots
+// carry, the graph seed; and the functions that initialize and check them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+
+#include "typeflow/core/definition.hpp"
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/ops/init.hpp"
+
+namespace typeflow::detail {
+
+template <class V>
+struct variable_slot {
+  storage_t<value_type_of<V>, shape_of<V>> value{};
+  bool initialized = false;
+};
+
+/// One value per node, found by the node's type: a flat set of bases (no recursive
+/// std::tuple, whose instantiations grow with the square of a large graph's size).
+template <class N, class T>
+struct keyed_slot {
+  T value{};
+};
+template <template <class> class ValueOf, class... N>
+struct keyed_set : keyed_slot<N, ValueOf<N>>... {
+  template <class M>
+  auto& get() noexcept {
+    return static_cast<keyed_slot<M, ValueOf<M>>&>(*this).value;
+  }
+  template <class M>
+  const auto& get() const noexcept {
+    return static_cast<const keyed_slot<M, ValueOf<M>>&>(*this).value;
+  }
+};
+template <template <class> class ValueOf, class L>
+struct keyed_set_of;
+template <template <class> class ValueOf, class... N>
+struct keyed_set_of<ValueOf, mp::mp_list<N...>> {
+  using type = keyed_set<ValueOf, N...>;
+};
+/// keyed_set's get as a function named by the key alone, not by the whole set.
+template <class K, class T>
+T& keyed_get(keyed_slot<K, T>& s) noexcept {
+  return s.value;
+}
+template <class K, class T>
+const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
+  return s.value;
+}
+
+// --- state functions named by the variables, not by the session ---------------------------
+//
+// A session's type names its roots, and a root's type spells its whole graph: every
+// function the compiler generates is named (mangled) after its class and arguments, and
+// g++ 12 spends time in proportion to the number of long names times the memory it has
+// freed (a linear search of its free pages per allocation of a long name): 27 s at
+// N = 800 with ~100 functions named by the session. So what a session does is done by
+// functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
+// plans' store, which are named by short types.
+/// A session's state: its variables' slots, the definitions its graph carries (named
+/// constants' values, run-time initializers) and its graph seed.
+template <class Vars, class Defined>
+struct session_state : keyed_set_of<variable_slot, Vars>::type {
+  definitions_t<Defined> defs;
+  std::uint64_t graph_seed = init::default_graph_seed;
+};
+
+template <class T>
+struct is_fixed_initializer : std::false_type {};
+template <init::initializer I>
+struct is_fixed_initializer<init::fixed<I>> : std::true_type {};
+template <class T>
+struct value_of_source;
+template <class C>
+struct value_of_source<init::value_of<C>> {
+  using type = C;
+};
+template <class T>
+struct like_source;
+template <class W>
+struct like_source<init::like<W>> {
+  using type = W;
+};
+
+/// The value of a scalar node that defines an initializer: a literal or a named constant.
+template <class C, class State>
+double scalar_definition(const State& st) {
+  if constexpr (literal_node_type<C>) {
+    return static_cast<double>(C::value);
+  } else {
+    return static_cast<double>(*st.defs.template slot<C>().value);
+  }
+}
+
+/// Variable V's initializer in the session whose state is `st`.
+template <class V, class State>
+init::initializer initializer_of(const State& st) {
+  using source = typename V::initializer_source;
+  if constexpr (is_fixed_initializer<source>::value) {
+    return source::value;
+  } else if constexpr (std::is_same_v<source, init::run_time>) {
+    return *st.defs.template slot<V>().value;
+  } else if constexpr (requires { typename value_of_source<source>::type; }) {
+    return init::constant(scalar_definition<typename value_of_source<source>::type>(st));
+  } else {
+    using W = typename like_source<source>::type;
+    auto i = initializer_of<W>(st);
+    if (!i.has_seed) i = {i.kind, i.a, i.b, true, init::seed_for(i, W::name.view(), st.graph_seed)};
+    return i;
+  }
+}
+
+template <class V, class State>
+void initialize_variable(State& st) {
+  auto& s = keyed_get<V>(st);
+  init::fill(s.value, initializer_of<V>(st), V::name.view(), st.graph_seed);
+  s.initialized = true;
+}
+template <class State, class... V>
+void initialize_variables(State& st, mp::mp_list<V...>) {
+  (initialize_variable<V>(st), ...);
+}
+
+/// Takes every definition Defined... from the session's roots; one that none carries (a
+/// node built from its type, not by its factory) is an error naming it.
+template <class Defs, class... K, class... R>
+void take_root_definitions(Defs& defs, mp::mp_list<K...>, const R&... roots) {
+  (take_definition<K>(defs, roots...), ...);
+  std::string missing;
+  ((defs.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
+  if (!missing.empty())
+    throw failed_precondition_error("The session's roots carry no value for " + missing +
+                                    ": build it with its factory (typeflow::constant, typeflow::variable) "
+                                    "and build the roots from that node, not from its type");
+}
+
+template <class Vars, class... V>
+std::vector<std::string> uninitialized_names(const Vars& vars, mp::mp_list<V...>) {
+  std::vector<std::string> out;
+  ((keyed_get<V>(vars).initialized ? void() : void(out.emplace_back(V::name.view()))), ...);
+  return out;
+}
+template <class Vars, class... V>
+bool all_initialized(const Vars& vars, mp::mp_list<V...>) noexcept {
+  return (keyed_get<V>(vars).initialized & ... & true);
+}
+template <class Vars, class... V>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_uninitialized(const Vars& vars, mp::mp_list<V...>) {
+  std::string name;
+  ((name.empty() && !keyed_get<V>(vars).initialized ? void(name = V::name.view()) : void()), ...);
+  throw failed_precondition_error("Attempting to use uninitialized value " + name);
+}
+
+}  // namespace typeflow::detail

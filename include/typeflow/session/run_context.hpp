@@ -1,0 +1,130 @@
+// typeflow/session/run_context.hpp — one run of a session: what effect nodes receive
+// (the values of the path's nodes, the feeds, the session's variables), and the run's
+// steps and fetched values.
+#pragma once
+
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include <boost/mp11/algorithm.hpp>
+#include <xtensor/xexception.hpp>
+
+#include "typeflow/core/definition.hpp"
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/graph/traverse.hpp"
+#include "typeflow/session/detail/fusion.hpp"
+#include "typeflow/session/detail/plan.hpp"
+#include "typeflow/session/detail/steps.hpp"
+#include "typeflow/session/fetch.hpp"
+
+namespace typeflow {
+
+/// One run: the values of the path's nodes, the feeds and the session's state.
+/// Effect nodes receive it: `ctx.template value<N>()`, `ctx.template variable<V>()`.
+template <class Session, class Fetches, class Fed, class FeedTuple>
+struct run_context {
+  using info = graph::path_info<Fetches, Fed>;
+  using order = typename info::order;
+  using plan = detail::run_plan<info, Fed, run_context>;
+  using buffers_type = typename plan::buffers;
+  /// Plans of scalars only are kept on the stack of run(), not in the session.
+  static constexpr bool small_plan =
+      mp::mp_all_of<typename plan::buffer_types, std::is_trivially_copyable>::value &&
+      sizeof(buffers_type) <= 1024;
+
+  Session& session;
+  const FeedTuple& feeds;
+  buffers_type& buffers;
+
+  /// The definitions the fetches carry that the session does not hold (a named constant
+  /// reached only by this run's fetches); usually none.
+  using extra_definitions =
+      definitions_t<mp::mp_remove_if<mp::mp_copy_if_q<mp::mp_apply<carried_union_t, Fetches>,
+                                                     graph::not_in<typename Session::defined_nodes>>,
+                                     graph::is_variable_node>>;
+  const extra_definitions* extra;
+
+  /// What the steps reach (see detail::run_env).
+  using env_type = detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
+  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this, extra}; }
+
+  template <class N>
+  auto& buffer() noexcept {
+    return detail::group_items<plan::template location<N>::group>(buffers)[plan::template location<N>::index];
+  }
+
+  /// The value of node N in this run: a reference to a buffer, feed or variable, or the
+  /// lazy expression of a fused elementwise op.
+  template <class N>
+  decltype(auto) value() {
+    auto e = env();
+    return detail::eval(typename plan::template source<N>{}, e);
+  }
+
+  /// The storage slot of variable V: `.value` and `.initialized`.
+  template <class V>
+  auto& slot_of() noexcept {
+    return session.template slot<V>();
+  }
+
+  template <class V>
+  auto& variable() noexcept {
+    return slot_of<V>().value;
+  }
+};
+
+namespace detail {
+
+/// A fetch that reaches a named constant built from its type (no values) fails, naming it.
+template <class Extra, class... K>
+void check_fetch_definitions(const Extra& extra, mp::mp_list<K...>) {
+  std::string missing;
+  ((extra.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
+  if (!missing.empty())
+    throw failed_precondition_error("Constant " + missing + " has no value: define it with typeflow::constant<\"" +
+                                    missing + "\">(values)");
+}
+
+/// The definitions (Extra, a `definitions<K...>`) that the fetch object carries.
+template <class Extra, class Fetch>
+Extra fetch_definitions(const Fetch& f) {
+  Extra extra;
+  if constexpr (!std::is_same_v<Extra, definitions<>>) {
+    for_each_fetched_node(f, [&](const auto& n) { take_definitions(extra, typename Extra::keys{}, n); });
+    check_fetch_definitions(extra, typename Extra::keys{});
+  }
+  return extra;
+}
+
+// One function expands every step of the path: the only function of a run named by the
+// path's nodes (through the step descriptors, which are short).
+template <class Env, class... S>
+void run_steps(Env& env, mp::mp_list<S...>) {
+  try {
+    (detail::run_step(S{}, env), ...);
+  } catch (const xt::broadcast_error& e) {
+    // Dynamic dims that numpy broadcasting rejects, found when a fed value meets another.
+    throw invalid_argument_error(std::string("Incompatible shapes in an elementwise op: ") + e.what());
+  }
+}
+
+// The fetched values, from their sources (Src...) as their result types (R...), in the
+// structure of the fetch F.
+template <class F, class Env, class... Src, class... R>
+auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>) {
+  if constexpr (node<F>) {
+    using V = mp::mp_front<mp::mp_list<R...>>;
+    return V(eval(Src{}, env)...);
+  } else if constexpr (is_flat_fetch<F>::value) {
+    return std::tuple<R...>(R(eval(Src{}, env))...);
+  } else {
+    return build_fetch_result<F>(std::tuple<R...>(R(eval(Src{}, env))...));
+  }
+}
+
+}  // namespace detail
+
+
+}  // namespace typeflow
