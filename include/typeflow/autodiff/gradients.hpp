@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 
@@ -212,7 +213,14 @@ template <class Y, node... X>
 constexpr auto gradients(const Y& y, const X&... x) {
   static_assert(node<Y> || requires { typename autodiff::detail::target<Y>::seed; },
                 "typeflow::gradients(y, x...): y must be a node or typeflow::grad_ys(y, gy)");
-  return std::tuple<autodiff::gradient_t<Y, X>...>{gradient(y, x)...};
+  // Built empty, then assigned: g++ 12 resolving std::tuple's constructor templates with
+  // arguments of gradient node types takes time exponential in the graph's depth (20 s for
+  // a 20-node chain, hours for 200); the default constructor and the assignments do not.
+  std::tuple<autodiff::gradient_t<Y, X>...> g{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(g) = gradient(y, x)), ...);
+  }(std::index_sequence_for<X...>{});
+  return g;
 }
 
 }  // namespace typeflow

@@ -47,7 +47,13 @@ struct fetch_list {
 /// `sess.run(fetch(a, b))` is TensorFlow's `sess.run([a, b])`: each node evaluated once.
 template <class... N>
 constexpr fetch_list<N...> fetch(const N&... n) {
-  return {{n...}};
+  // Built empty, then assigned: std::tuple's constructor templates cost g++ 12 time
+  // exponential in the depth of gradient node types (autodiff/gradients.hpp).
+  fetch_list<N...> f{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(f.nodes) = n), ...);
+  }(std::index_sequence_for<N...>{});
+  return f;
 }
 
 
