@@ -5,7 +5,9 @@
 // which nodes get a buffer and which are fused into their consumer.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/mp11/list.hpp>
@@ -99,6 +101,14 @@ using X_as_int = tf::placeholder_node<"x", std::int32_t, shape<dyn, 3>>;
 static_assert(tf::graph::first_duplicate_name<mp_list<X, Y, V>> == 3);
 static_assert(tf::graph::first_duplicate_name<mp_list<X, Y, X_as_int>> == 2);
 static_assert(tf::graph::first_duplicate_name<mp_list<>> == 0);
+// The one scan behind it, and behind the saver's and the signature's unique keys: the
+// first name an earlier one equals, else the count.
+using names3 = std::array<std::string_view, 3>;
+static_assert(tf::detail::first_duplicate(names3{"a", "b", "c"}) == 3);
+static_assert(tf::detail::first_duplicate(names3{"a", "b", "a"}) == 2);
+static_assert(tf::detail::first_duplicate(names3{"a", "b", "b"}) == 2);
+static_assert(tf::detail::first_duplicate(std::array<std::string_view, 4>{"x", "y", "y", "x"}) == 2);
+static_assert(tf::detail::first_duplicate(std::array<std::string_view, 0>{}) == 0);
 
 // --- what gets a buffer ---------------------------------------------------------------
 template <class Fetches, class Fed = mp_list<>>

@@ -24,6 +24,7 @@
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
 
+#include "typeflow/core/detail/first_duplicate.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow::graph {
@@ -335,22 +336,17 @@ struct path_structure {
 
 namespace detail {
 template <class L>
-struct first_duplicate;
+struct first_duplicate_name_impl;
 template <class... N>
-struct first_duplicate<mp::mp_list<N...>> {
-  static constexpr std::array<std::string_view, sizeof...(N)> names{N::name.view()...};
-  static constexpr std::size_t value = [] {
-    for (std::size_t i = 0; i < names.size(); ++i)
-      for (std::size_t j = i + 1; j < names.size(); ++j)
-        if (names[i] == names[j]) return j;
-    return names.size();
-  }();
+struct first_duplicate_name_impl<mp::mp_list<N...>> {
+  static constexpr std::size_t value =
+      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(N)>{N::name.view()...});
 };
 }  // namespace detail
 
 /// Index in Named (an mp_list of named nodes) of the first node whose name an earlier
 /// node already has, or the list's size.
 template <class Named>
-inline constexpr std::size_t first_duplicate_name = detail::first_duplicate<Named>::value;
+inline constexpr std::size_t first_duplicate_name = detail::first_duplicate_name_impl<Named>::value;
 
 }  // namespace typeflow::graph

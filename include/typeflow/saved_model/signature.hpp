@@ -28,6 +28,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 
+#include "typeflow/core/detail/first_duplicate.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
@@ -84,17 +85,9 @@ struct signature_output_has_no_value {
 namespace detail {
 
 template <class... E>
-constexpr std::size_t first_duplicate_key() {
-  constexpr std::array<std::string_view, sizeof...(E) + 1> keys{E::key.view()..., std::string_view{}};
-  for (std::size_t i = 0; i < sizeof...(E); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (keys[i] == keys[j]) return i;
-  return sizeof...(E);
-}
-
-template <class... E>
 constexpr bool keys_unique() {
-  constexpr std::size_t d = first_duplicate_key<E...>();
+  constexpr std::size_t d =
+      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
   if constexpr (d < sizeof...(E)) {
     static_assert(signature_key_is_used_twice<mp::mp_at_c<mp::mp_list<E...>, d>::key>::value,
                   "the keys of a signature's inputs, and of its outputs, are unique: rename one");

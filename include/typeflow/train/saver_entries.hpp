@@ -16,6 +16,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 
+#include "typeflow/core/detail/first_duplicate.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
@@ -104,13 +105,8 @@ template <class L>
 struct first_duplicate_key;
 template <class... E>
 struct first_duplicate_key<mp::mp_list<E...>> {
-  static constexpr std::size_t value = [] {
-    constexpr std::array<std::string_view, sizeof...(E)> keys{E::key.view()...};
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (keys[i] == keys[j]) return i;
-    return keys.size();
-  }();
+  static constexpr std::size_t value =
+      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
 };
 
 template <class L, std::size_t I = first_duplicate_key<L>::value>
