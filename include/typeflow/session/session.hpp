@@ -60,11 +60,21 @@ class session {
   using graph_nodes = graph::graph_order<Roots...>;
   using variables = graph::detail::select<graph::is_variable_node, graph_nodes>;
   using named_nodes = graph::detail::select<graph::is_named, graph_nodes>;
+  /// A session whose graph was rejected at compile time (two nodes of one name): after that
+  /// error it runs nothing.
+  static constexpr bool rejected = (detail::is_rejected_graph<Roots>::value && ...) && sizeof...(Roots) > 0;
+  static_assert(detail::check_rejected<Roots...>::value);
   static_assert(detail::check_names_impl<named_nodes>::value);
 
   /// The run-time definitions of the graph (named constants' values, run-time
   /// initializers), taken from the roots.
   using defined_nodes = carried_union_t<Roots...>;
+
+  /// A rejected graph (see detail::rejected_graph) takes the roots given and holds nothing.
+  template <class... Given>
+    requires(detail::is_rejected_graph<Roots>::value && ...)
+  explicit session(const Given&...)
+      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<detail::plan_pools>()) {}
 
   explicit session(const Roots&... roots)
       : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<detail::plan_pools>()) {
@@ -142,7 +152,7 @@ class session {
   // otherwise hana::map feeds are spread into feed_t's and the run goes ahead.
   template <class Result, class Self, class Fetch, class... Feeds>
   static Result run_checked(Self& self, const Fetch& f, const Feeds&... feeds) {
-    if constexpr (detail::is_rejected_run<Result>::value) {
+    if constexpr (detail::is_rejected_run<Result>::value || rejected) {
       return Result{};
     } else if constexpr (detail::has_feed_map<Feeds...>) {
       return std::apply([&](const auto&... fs) { return run_impl(self, f, fs...); },
@@ -160,8 +170,9 @@ class session {
   std::ostream* print_stream_ = &std::cerr;
 };
 
+// Each root as given, or every root a rejected_graph naming the name used twice.
 template <class... Roots>
-session(Roots...) -> session<Roots...>;
+session(Roots...) -> session<detail::guided_root<Roots, Roots...>...>;
 
 template <class... Roots>
 template <class Self, class Fetch, class... Feeds>

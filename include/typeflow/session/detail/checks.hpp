@@ -9,10 +9,65 @@
 
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/core/none.hpp"
+#include "typeflow/core/shape.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/session/diagnostics.hpp"
 
 namespace typeflow::detail {
+
+// --- a rejected graph ------------------------------------------------------------------------
+//
+// Two nodes of one name are found where the session's type is deduced, not in the class's
+// body: there, the "required from" line would spell session<Roots...>, the whole graph's type
+// (exponential in the depth of a graph of shared nodes). session's deduction guide gives
+// session<rejected_graph<D>...> instead, D naming the name; its body's check prints that short
+// type, and the session accepts the roots given and runs nothing, so that no second error
+// follows. A session type written out by hand is checked in its body (check_names_impl).
+
+/// A stand-in root for a graph that cannot be a session's, D saying why.
+template <class D>
+struct rejected_graph : node_facade<none_t, shape<>, node_kind::leaf> {};
+
+template <class N>
+struct is_rejected_graph : std::false_type {};
+template <class D>
+struct is_rejected_graph<rejected_graph<D>> : std::true_type {};
+
+template <class D>
+struct graph_rejection;
+template <fixed_string Name>
+struct graph_rejection<two_nodes_of_the_graph_have_the_name<Name>> {
+  static_assert(two_nodes_of_the_graph_have_the_name<Name>::value,
+                "names are unique per graph: two different nodes (another dtype, shape or kind) "
+                "have the same full name; rename one of them");
+  static constexpr bool value = true;  // the error above is the one to read
+};
+
+/// Whether a session of Roots is rejected: then the error above, once.
+template <class... Roots>
+struct check_rejected {
+  static constexpr bool value = true;
+};
+template <class D, class... More>
+struct check_rejected<rejected_graph<D>, More...> {
+  static constexpr bool value = graph_rejection<D>::value;
+};
+
+/// The root a deduced session<Roots...> takes for R: R, or rejected_graph<D> if the graph of
+/// Roots has two nodes of one name.
+template <class R, class Named, std::size_t I = graph::first_duplicate_name<Named>>
+struct guided_root_impl {
+  using type = R;
+};
+template <class R, class Named, std::size_t I>
+  requires(I < mp::mp_size<Named>::value)
+struct guided_root_impl<R, Named, I> {
+  using type = rejected_graph<two_nodes_of_the_graph_have_the_name<mp::mp_at_c<Named, I>::name>>;
+};
+template <class R, class... Roots>
+using guided_root = typename guided_root_impl<
+    R, graph::detail::select<graph::is_named, graph::graph_order<Roots...>>>::type;
 
 template <class Named, std::size_t I = graph::first_duplicate_name<Named>>
 struct check_names_impl {

@@ -25,7 +25,9 @@ namespace typeflow::detail {
 template <class Self, class Fetch, class... Feeds>
 consteval auto diagnose_run() {
   using structure = fetch_structure<Fetch>;
-  if constexpr (!structure::valid) {
+  if constexpr (std::remove_const_t<Self>::rejected) {
+    return std::type_identity<void>{};  // the session's error is the one to read
+  } else if constexpr (!structure::valid) {
     return std::type_identity<fetch_is_not_a_typeflow_node<mp::mp_front<typename structure::not_nodes>>>{};
   } else if constexpr (!(is_feed<Feeds>::value && ...)) {
     return std::type_identity<
