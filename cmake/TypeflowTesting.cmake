@@ -16,8 +16,9 @@
 #       typeflow_add_test, left out of the sanitizer build (compile-time rules: nothing for
 #       the sanitizers to see at run time). It lives in the folder of what it tests.
 #   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>] [MAX_BYTES <b>] [MAX_SECONDS <s>])
-#       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
-#       <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
+#       <source> (relative to tests/compile_fail/, or an absolute path such as a layer's
+#       tests/<folder>/compile_fail/<case>.cpp) must fail to compile with a diagnostic
+#       matching <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
 #       second test compile_fail.<name>.short checks that the whole build output of the
 #       failure (the build tool's lines included) is at most <n> lines: one error, then stop;
 #       [MAX_BYTES <b>] [MAX_SECONDS <s>] bound its bytes and the failed build's wall time.
