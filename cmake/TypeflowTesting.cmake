@@ -10,9 +10,15 @@
 #       the label "threads", and a place in the target typeflow_thread_tests. The
 #       ThreadSanitizer build (TYPEFLOW_SANITIZE_THREAD) builds that target and runs
 #       `ctest -L threads`: every test is defined there, only these are built and run.
+#   typeflow_add_static_test(<name> <source>...)
+#       a static test: a page of static_assert, so that a broken rule fails the build, and a
+#       doctest executable with one test case that checks the same rules at run time.
+#       typeflow_add_test, left out of the sanitizer build (compile-time rules: nothing for
+#       the sanitizers to see at run time). It lives in the folder of what it tests.
 #   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>] [MAX_BYTES <b>] [MAX_SECONDS <s>])
-#       <source> (in tests/compile_fail/) must fail to compile with a diagnostic matching
-#       <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
+#       <source> (relative to tests/compile_fail/, or an absolute path such as a layer's
+#       tests/<folder>/compile_fail/<case>.cpp) must fail to compile with a diagnostic
+#       matching <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
 #       second test compile_fail.<name>.short checks that the whole build output of the
 #       failure (the build tool's lines included) is at most <n> lines: one error, then stop;
 #       [MAX_BYTES <b>] [MAX_SECONDS <s>] bound its bytes and the failed build's wall time.
@@ -111,6 +117,13 @@ function(typeflow_add_thread_test name)
     set_tests_properties(${name} PROPERTIES LABELS "unit;threads")
     add_dependencies(typeflow_thread_tests ${name})
   endif()
+endfunction()
+
+# TYPEFLOW_SANITIZED_TESTS set to none in this function's scope only: the sanitizer build
+# leaves the test out, and the directory's other tests keep their own list (or none).
+function(typeflow_add_static_test name)
+  set(TYPEFLOW_SANITIZED_TESTS "")
+  typeflow_add_test(${name} ${ARGN})
 endfunction()
 
 # --- compile-fail tests ----------------------------------------------------------------

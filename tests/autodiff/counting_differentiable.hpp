@@ -1,4 +1,4 @@
-// tests/autodiff/counting_differentiable.hpp — tests/core/counting.hpp's counting op, with
+// tests/autodiff/counting_differentiable.hpp — tests/support/counting.hpp's counting op, with
 // a gradient rule (the identity's), so that it can sit where gradients flow: it proves
 // how often a run evaluates forward nodes that the gradient graph reuses.
 #pragma once

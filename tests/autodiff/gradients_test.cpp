@@ -223,7 +223,7 @@ TEST_CASE("DESIGN rule 2: fetching a loss and its gradients evaluates each forwa
 // stop_gradient after an op without a gradient rule: no gradient reaches the op, so its
 // missing rule does not matter (TensorFlow only looks a gradient function up for ops that
 // receive a gradient).
-#include "../core/counting.hpp"
+#include "../support/counting.hpp"
 
 TEST_CASE("stop_gradient after an op without a gradient rule compiles, and blocks the gradient") {
   auto loss = tf::reduce_sum(tf::stop_gradient(typeflow_test::counted<71>(tf::square(x))) * x * w);

@@ -1,7 +1,7 @@
 // Writes the fuzz corpus (tests/fuzz/corpus/): valid checkpoints of both archives and
 // malformed ones (truncated, bit-flipped, lying sizes, newer version, deep JSON).
 // Run by hand when the format changes: build target checkpoint_make_corpus, then
-//   build/tests/checkpoint/checkpoint_make_corpus tests/fuzz/corpus
+//   build/tests/io/checkpoint_make_corpus tests/fuzz/corpus
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

@@ -11,7 +11,7 @@
 #include <typeflow/train/moving_average.hpp>
 #include <typeflow/train/saver.hpp>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 namespace tf = typeflow;
 namespace train = typeflow::train;

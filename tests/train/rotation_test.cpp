@@ -21,7 +21,7 @@
 #include <typeflow/session/session.hpp>
 #include <typeflow/train/saver.hpp>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 namespace tf = typeflow;
 namespace train = typeflow::train;

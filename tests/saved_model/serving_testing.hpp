@@ -1,4 +1,4 @@
-// Helpers of the serving tests: a small classifier, an exported copy of it, file edits.
+// Helpers of the saved model tests: a small classifier, an exported copy of it, file edits.
 #pragma once
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 #include <typeflow/saved_model.hpp>
 #include <typeflow/typeflow.hpp>
 
-#include "../checkpoint/checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 namespace serving_testing {
 

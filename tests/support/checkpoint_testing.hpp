@@ -1,4 +1,5 @@
-// Helpers of the saver tests: a fresh temporary directory per test, file listing.
+// Helpers of the checkpoint tests (io/, train/, saved_model/): a fresh temporary directory
+// per test, file listing.
 #pragma once
 
 #include <unistd.h>

@@ -3,14 +3,14 @@
 // a plain saver restores the averages), testFailWhenSaverCreatedBeforeInitialized and
 // testCorrectOverride. (float16 and resource variables have no typeflow counterpart; the
 // missing-average var_list case is a compile-fail test:
-// tests/checkpoint/compile_fail/swapping_saver_without_average.cpp.)
+// tests/train/compile_fail/swapping_saver_without_average.cpp.)
 #include <doctest/doctest.h>
 
 #include <typeflow/typeflow.hpp>
 #include <typeflow/train/moving_average_optimizer.hpp>
 #include <typeflow/train/saver.hpp>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 namespace tf = typeflow;
 namespace train = typeflow::train;

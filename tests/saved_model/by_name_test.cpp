@@ -2,7 +2,7 @@
 // fed by tensor name; every name, dtype and shape checked, with an error naming it.
 #include <doctest/doctest.h>
 
-#include "../core/counting.hpp"
+#include "../support/counting.hpp"
 #include "serving_testing.hpp"
 
 using namespace serving_testing;

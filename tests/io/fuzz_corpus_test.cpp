@@ -7,7 +7,7 @@
 
 #include <typeflow/io/checkpoint_format.hpp>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 TEST_CASE("fuzz corpus: valid files load, every other file fails cleanly") {
   int files = 0;

@@ -17,7 +17,7 @@
 #include <typeflow/io/checkpoint_format.hpp>
 #include <typeflow/io/json.hpp>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 #include "format_testing.hpp"
 
 namespace io = typeflow::io;

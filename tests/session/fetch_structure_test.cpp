@@ -12,7 +12,7 @@
 
 #include <typeflow/typeflow.hpp>
 
-#include "counting.hpp"
+#include "../support/counting.hpp"
 
 namespace tf = typeflow;
 namespace hana = boost::hana;

@@ -1,4 +1,4 @@
-// tests/core/counting.hpp — a compute op that counts its evaluations, for tests that
+// tests/support/counting.hpp — a compute op that counts its evaluations, for tests that
 // prove which nodes a run evaluates and how often.
 #pragma once
 

@@ -6,7 +6,7 @@
 
 #include <typeflow/typeflow.hpp>
 
-#include "counting.hpp"
+#include "../support/counting.hpp"
 
 namespace tf = typeflow;
 using typeflow_test::counted;

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "checkpoint_testing.hpp"
+#include "../support/checkpoint_testing.hpp"
 
 namespace {
 
