@@ -2,7 +2,7 @@
 //
 // The reflected polynomial 0x82F63B78, initial value and final xor 0xFFFFFFFF, so
 // crc32c("123456789") == 0xE3069283 (RFC 3720, iSCSI). Two implementations that give
-// the same values (tests/checkpoint/crc32c_test.cpp checks both on the RFC vectors and
+// the same values (tests/io/crc32c_test.cpp checks both on the RFC vectors and
 // on random data):
 //   - table-driven, slicing-by-8 over tables computed at compile time: portable;
 //   - the SSE4.2 `crc32` instruction, chosen at run time on x86-64 CPUs that have it,
