@@ -2,7 +2,9 @@
 // of a run's path, each raising one diagnostic of session/diagnostics.hpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/mp11/algorithm.hpp>
@@ -25,19 +27,21 @@ namespace typeflow::detail {
 // type, and the session accepts the roots given and runs nothing, so that no second error
 // follows. A session type written out by hand is checked in its body (check_names_impl).
 
-/// A stand-in root for a graph that cannot be a session's, D saying why.
-template <class D>
+/// A stand-in root for a graph that cannot be a session's: D says why, Culprits are the
+/// nodes to blame (short types: named nodes are leaves).
+template <class D, class... Culprits>
 struct rejected_graph : node_facade<none_t, shape<>, node_kind::leaf> {};
 
 template <class N>
 struct is_rejected_graph : std::false_type {};
-template <class D>
-struct is_rejected_graph<rejected_graph<D>> : std::true_type {};
+template <class D, class... Culprits>
+struct is_rejected_graph<rejected_graph<D, Culprits...>> : std::true_type {};
 
-template <class D>
+template <class D, class... Culprits>
 struct graph_rejection;
-template <fixed_string Name>
-struct graph_rejection<two_nodes_of_the_graph_have_the_name<Name>> {
+/// First had the name first; Second is another node that takes it again.
+template <fixed_string Name, class First, class Second>
+struct graph_rejection<two_nodes_of_the_graph_have_the_name<Name>, First, Second> {
   static_assert(two_nodes_of_the_graph_have_the_name<Name>::value,
                 "names are unique per graph: two different nodes (another dtype, shape or kind) "
                 "have the same full name; rename one of them");
@@ -49,38 +53,49 @@ template <class... Roots>
 struct check_rejected {
   static constexpr bool value = true;
 };
-template <class D, class... More>
-struct check_rejected<rejected_graph<D>, More...> {
-  static constexpr bool value = graph_rejection<D>::value;
+template <class D, class... Culprits, class... More>
+struct check_rejected<rejected_graph<D, Culprits...>, More...> {
+  static constexpr bool value = graph_rejection<D, Culprits...>::value;
 };
 
-/// The root a deduced session<Roots...> takes for R: R, or rejected_graph<D> if the graph of
-/// Roots has two nodes of one name.
-template <class R, class Named, std::size_t I = graph::first_duplicate_name<Named>>
-struct guided_root_impl {
-  using type = R;
+template <class Named>
+struct names_of;
+template <class... N>
+struct names_of<mp::mp_list<N...>> {
+  static constexpr std::array<std::string_view, sizeof...(N)> value{N::name.view()...};
 };
-template <class R, class Named, std::size_t I>
-  requires(I < mp::mp_size<Named>::value)
-struct guided_root_impl<R, Named, I> {
-  using type = rejected_graph<two_nodes_of_the_graph_have_the_name<mp::mp_at_c<Named, I>::name>>;
-};
-template <class R, class... Roots>
-using guided_root = typename guided_root_impl<
-    R, graph::detail::select<graph::is_named, graph::graph_order<Roots...>>>::type;
 
+/// The first two nodes of Named (the named nodes of a graph, in graph order) that share a
+/// name, as a rejected_graph; void if the names are unique.
 template <class Named, std::size_t I = graph::first_duplicate_name<Named>>
-struct check_names_impl {
-  static constexpr bool value = true;
+struct name_clash {
+  using type = void;
 };
 template <class Named, std::size_t I>
   requires(I < mp::mp_size<Named>::value)
-struct check_names_impl<Named, I> {
-  using dup = mp::mp_at_c<Named, I>;
-  static_assert(two_nodes_of_the_graph_have_the_name<dup::name>::value,
-                "names are unique per graph: two different nodes (another dtype, shape or kind) "
-                "have the same full name; rename one of them");
-  static constexpr bool value = true;  // the error above is the one to read
+struct name_clash<Named, I> {
+  using second = mp::mp_at_c<Named, I>;
+  static constexpr std::size_t first_index = [] {
+    std::size_t j = 0;
+    while (names_of<Named>::value[j] != second::name.view()) ++j;
+    return j;
+  }();
+  using type = rejected_graph<two_nodes_of_the_graph_have_the_name<second::name>, mp::mp_at_c<Named, first_index>,
+                              second>;
+};
+
+/// The root a deduced session<Roots...> takes for R: R, or the rejected_graph of the graph
+/// of Roots if two of its nodes share a name.
+template <class R, class Clash>
+using root_or_clash = mp::mp_if<std::is_void<Clash>, R, Clash>;
+template <class R, class... Roots>
+using guided_root =
+    root_or_clash<R, typename name_clash<graph::detail::select<graph::is_named, graph::graph_order<Roots...>>>::type>;
+
+/// A session type written out by hand, session<Roots...>, is checked in its body.
+template <class Named>
+struct check_names_impl {
+  static constexpr bool value = check_rejected<typename name_clash<Named>::type>::value;
 };
 
 // --- a rejected run --------------------------------------------------------------------------
