@@ -15,13 +15,14 @@
 #       doctest executable with one test case that checks the same rules at run time.
 #       typeflow_add_test, left out of the sanitizer build (compile-time rules: nothing for
 #       the sanitizers to see at run time). It lives in the folder of what it tests.
-#   typeflow_add_compile_fail_test(<name> <source> <regex> [MAX_LINES <n>] [MAX_BYTES <b>] [MAX_SECONDS <s>])
+#   typeflow_add_compile_fail_test(<name> <source> <regex> [DOCS] [MAX_LINES <n>] [MAX_BYTES <b>] [MAX_SECONDS <s>])
 #       <source> (relative to tests/compile_fail/, or an absolute path such as a layer's
-#       tests/<folder>/compile_fail/<case>.cpp) must fail to compile with a diagnostic
-#       matching <regex>; ctest test compile_fail.<name>, label "compile-fail". With MAX_LINES, a
-#       second test compile_fail.<name>.short checks that the whole build output of the
-#       failure (the build tool's lines included) is at most <n> lines: one error, then stop;
-#       [MAX_BYTES <b>] [MAX_SECONDS <s>] bound its bytes and the failed build's wall time.
+#       tests/<folder>/compile_fail/<case>.cpp, or docs/compile-errors/<case>.cpp) must fail
+#       to compile; ctest test compile_fail.<name>, label "compile-fail", builds it once and
+#       checks the output (cmake/TypeflowCompileFail.cmake): it matches <regex> (may be
+#       empty with DOCS); with DOCS, it prints every line the docs show for <source> (label
+#       "docs" too); MAX_LINES, MAX_BYTES and MAX_SECONDS bound the whole build output of
+#       the failure (the build tool's lines included) and its wall time: one error, then stop.
 #   typeflow_add_header_tests(<include dir>)
 #       one TU per header, each including only that header: OBJECT target typeflow_header_tests.
 #
@@ -127,14 +128,14 @@ function(typeflow_add_static_test name)
 endfunction()
 
 # --- compile-fail tests ----------------------------------------------------------------
-# The target is EXCLUDE_FROM_ALL; the test builds it and passes when the build output
-# matches <regex>. PASS_REGULAR_EXPRESSION ignores the exit code, so the test checks the
-# *reason* of the failure: pick a regex that only the intended diagnostic prints (the
-# static_assert text or the name of the diagnostic type), not the file name, which the
-# build tool echoes too.
+# The target is EXCLUDE_FROM_ALL; the test builds it once, requires the build to fail, and
+# checks the *reason* of the failure: pick a regex that only the intended diagnostic prints
+# (the static_assert text or the name of the diagnostic type), not the file name, which the
+# build tool echoes too. One runner for every case: tests/**/compile_fail/ and the failing
+# programs the docs show (docs/compile-errors/).
 
 function(typeflow_add_compile_fail_test name source regex)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "MAX_LINES;MAX_BYTES;MAX_SECONDS" "")
+  cmake_parse_arguments(PARSE_ARGV 3 arg "DOCS" "MAX_LINES;MAX_BYTES;MAX_SECONDS" "")
   if(NOT IS_ABSOLUTE "${source}")
     set(source "${PROJECT_SOURCE_DIR}/tests/compile_fail/${source}")
   endif()
@@ -142,28 +143,31 @@ function(typeflow_add_compile_fail_test name source regex)
   add_library(${target} OBJECT EXCLUDE_FROM_ALL "${source}")
   target_link_libraries(${target} PRIVATE typeflow::typeflow)
   typeflow_configure_target(${target})
+  # What the runner checks, as CMake code: a bracket argument keeps the regex verbatim.
+  set(spec "${CMAKE_CURRENT_BINARY_DIR}/${target}.cmake")
+  set(text "set(BUILD_DIR [==[${PROJECT_BINARY_DIR}]==])\nset(TARGET ${target})\n")
+  string(APPEND text "set(ROOT [==[${PROJECT_SOURCE_DIR}]==])\nset(REGEX [==[${regex}]==])\n")
+  foreach(bound MAX_LINES MAX_BYTES MAX_SECONDS)
+    if(arg_${bound})
+      string(APPEND text "set(${bound} ${arg_${bound}})\n")
+    endif()
+  endforeach()
+  set(labels compile-fail)
+  if(arg_DOCS)
+    file(RELATIVE_PATH shown "${PROJECT_SOURCE_DIR}" "${source}")
+    string(APPEND text "set(DOCS_SOURCE [==[${shown}]==])\n")
+    list(APPEND labels docs)
+  endif()
+  file(CONFIGURE OUTPUT "${spec}" CONTENT "${text}")
   add_test(NAME compile_fail.${name}
-           COMMAND "${CMAKE_COMMAND}" --build "${PROJECT_BINARY_DIR}" --target ${target}
-                   --config $<CONFIG>)
+           COMMAND "${CMAKE_COMMAND}" "-DSPEC=${spec}" "-DCONFIG=$<CONFIG>"
+                   -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/TypeflowCompileFail.cmake")
   # Builds in one build tree must not run concurrently (ctest -j). LC_ALL=C: the
   # compiler quotes with ASCII ' instead of the locale's quotation marks.
   set_tests_properties(compile_fail.${name} PROPERTIES
-    PASS_REGULAR_EXPRESSION "${regex}"
-    LABELS compile-fail
+    LABELS "${labels}"
     RESOURCE_LOCK typeflow_build_tree
     ENVIRONMENT LC_ALL=C)
-  if(arg_MAX_LINES)
-    add_test(NAME compile_fail.${name}.short
-             COMMAND "${CMAKE_COMMAND}" "-DBUILD_DIR=${PROJECT_BINARY_DIR}" "-DTARGET=${target}"
-                     "-DCONFIG=$<CONFIG>" "-DMAX_LINES=${arg_MAX_LINES}"
-                     $<$<BOOL:${arg_MAX_BYTES}>:-DMAX_BYTES=${arg_MAX_BYTES}>
-                     $<$<BOOL:${arg_MAX_SECONDS}>:-DMAX_SECONDS=${arg_MAX_SECONDS}>
-                     -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/TypeflowCompileFailLength.cmake")
-    set_tests_properties(compile_fail.${name}.short PROPERTIES
-      LABELS compile-fail
-      RESOURCE_LOCK typeflow_build_tree
-      ENVIRONMENT LC_ALL=C)
-  endif()
 endfunction()
 
 # --- header self-containment (STYLE.md 14) ---------------------------------------------
