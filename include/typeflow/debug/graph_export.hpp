@@ -1,152 +1,21 @@
-// typeflow/debug/graph_export.hpp — the graph as Graphviz DOT and as a text listing.
-//
-// Anonymous ops get TensorFlow-style automatic names in graph order: the op's base name
-// ("add", "mul", "MatMul") in its scope, then "add_1", "add_2", ... never reusing the
-// name of a named node.
+// typeflow/debug/graph_export.hpp — a graph, or a run's computation path, described as data
+// (graph_description, with TensorFlow's automatic names: graph/naming.hpp), to print as
+// text or Graphviz DOT.
 #pragma once
 
-#include <set>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <vector>
+#include <boost/mp11/list.hpp>
 
-#include "typeflow/core/dtype.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/graph/naming.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/session/feed.hpp"
 
 namespace typeflow {
 
-/// One node of a described graph.
-struct node_description {
-  std::string name;                 // full name, automatic for anonymous ops
-  std::string op;                   // TensorFlow-style op type ("Add" family base name)
-  std::string dtype;                // "float32", ... or "" for nodes without a value
-  std::string shape;                // "[?, 784]"
-  std::vector<std::string> inputs;  // names of the inputs, in order
-  std::vector<std::string> writes;  // names of the variables it writes
-};
-
-/// A graph as data: `nodes` in topological order (inputs first).
-struct graph_description {
-  std::vector<node_description> nodes;
-
-  /// One line per node: `name = Op(in1, in2) : float32 [2, 3]`.
-  std::string to_text() const {
-    std::string out;
-    for (const auto& n : nodes) {
-      out += n.name + " = " + n.op + "(";
-      for (std::size_t i = 0; i < n.inputs.size(); ++i) out += (i ? ", " : "") + n.inputs[i];
-      out += ")";
-      if (!n.dtype.empty()) out += " : " + n.dtype + " " + n.shape;
-      if (!n.writes.empty()) {
-        out += " writes ";
-        for (std::size_t i = 0; i < n.writes.size(); ++i) out += (i ? ", " : "") + n.writes[i];
-      }
-      out += "\n";
-    }
-    return out;
-  }
-
-  /// Graphviz DOT: a box per node labelled with name, op, dtype and shape; an edge per
-  /// input; a dashed edge from a node to each variable it writes.
-  std::string to_dot() const {
-    auto quote = [](const std::string& s) {
-      std::string q = "\"";
-      for (char c : s) {
-        if (c == '"' || c == '\\') q += '\\';
-        q += c;
-      }
-      return q + "\"";
-    };
-    std::string out = "digraph typeflow {\n  rankdir=BT;\n  node [shape=box, fontname=\"monospace\"];\n";
-    for (const auto& n : nodes) {
-      std::string label = n.name + "\\n" + n.op;
-      if (!n.dtype.empty()) label += "\\n" + n.dtype + " " + n.shape;
-      std::string q = "\"";
-      for (char c : label) {
-        if (c == '"') q += '\\';
-        q += c;
-      }
-      out += "  " + quote(n.name) + " [label=" + q + "\"];\n";
-    }
-    for (const auto& n : nodes) {
-      for (const auto& in : n.inputs) out += "  " + quote(in) + " -> " + quote(n.name) + ";\n";
-      for (const auto& w : n.writes) out += "  " + quote(n.name) + " -> " + quote(w) + " [style=dashed];\n";
-    }
-    return out + "}\n";
-  }
-
-  /// The description of the node named `name`, or nullptr.
-  const node_description* find(std::string_view name) const {
-    for (const auto& n : nodes)
-      if (n.name == name) return &n;
-    return nullptr;
-  }
-};
-
-namespace detail {
-
-
-template <class Order>
-struct describer;
-
-template <class... N>
-struct describer<mp::mp_list<N...>> {
-  using order = mp::mp_list<N...>;
-
-  static graph_description describe() {
-    std::set<std::string> used{std::string(name_of<N>())...};
-    std::vector<std::string> names;
-    names.reserve(sizeof...(N));
-    auto auto_name = [&](std::string base) {
-      std::string candidate = base;
-      for (std::size_t k = 1; used.count(candidate); ++k) candidate = base + "_" + std::to_string(k);
-      used.insert(candidate);
-      return candidate;
-    };
-    (names.push_back(named_node<N> ? std::string(name_of<N>()) : auto_name(base_name<N>())), ...);
-
-    graph_description g;
-    (g.nodes.push_back(describe_one<N>(names)), ...);
-    return g;
-  }
-
-  template <class M>
-  static std::string base_name() {
-    std::string base(op_name_of<M>());
-    if constexpr (scoped_op<M>) base = std::string(M::scope.view()) + "/" + base;
-    return base;
-  }
-
-  template <class M>
-  static node_description describe_one(const std::vector<std::string>& names) {
-    node_description d;
-    d.name = names[mp::mp_find<order, M>::value];
-    d.op = std::string(op_name_of<M>());
-    if constexpr (element_type<value_type_of<M>>) {
-      d.dtype = std::string(dtype_name_of<value_type_of<M>>);
-      d.shape = shape_string<shape_of<M>>();
-    }
-    mp::mp_for_each<mp::mp_transform<mp::mp_identity, inputs_of<M>>>([&](auto id) {
-      using I = typename decltype(id)::type;
-      if constexpr (contains_v<order, I>) d.inputs.push_back(names[mp::mp_find<order, I>::value]);
-    });
-    mp::mp_for_each<mp::mp_transform<mp::mp_identity, targets_of<M>>>([&](auto id) {
-      using V = typename decltype(id)::type;
-      d.writes.emplace_back(name_of<V>());
-    });
-    return d;
-  }
-};
-
-}  // namespace detail
-
 /// Every node reachable from the roots (inputs and written variables).
 template <node... Roots>
 graph_description describe_graph(Roots...) {
-  return detail::describer<graph::graph_order<Roots...>>::describe();
+  return graph::describe<graph::graph_order<Roots...>>();
 }
 
 /// The computation path of a run fetching `fetch` with these feeds: what run() evaluates.
@@ -155,7 +24,7 @@ template <class Fetch, class... Feeds>
 graph_description describe_path(Fetch, const Feeds&...) {
   using fetches = typename detail::fetches_of<Fetch>::type;
   using fed = mp::mp_list<typename Feeds::node_type...>;
-  return detail::describer<graph::path_order<fetches, fed>>::describe();
+  return graph::describe<graph::path_order<fetches, fed>>();
 }
 
 }  // namespace typeflow

@@ -176,7 +176,7 @@ class builder {
 
   template <class Order>
   static std::string describe_graph_text() {
-    return typeflow::detail::describer<Order>::describe().to_dot();
+    return graph::describe<Order>().to_dot();
   }
 
   void check_tags(const std::vector<std::string>& tags) const {

@@ -34,7 +34,7 @@
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
-#include "typeflow/debug/graph_export.hpp"
+#include "typeflow/graph/naming.hpp"
 #include "typeflow/graph/traverse.hpp"
 
 namespace typeflow::saved_model {
@@ -260,7 +260,7 @@ namespace detail {
 /// The names a graph of these nodes gives them (automatic names numbered in this order).
 template <class Order>
 std::vector<std::string> node_names() {
-  const auto g = typeflow::detail::describer<Order>::describe();
+  const auto g = graph::describe<Order>();
   std::vector<std::string> names;
   for (const auto& n : g.nodes) names.push_back(n.name);
   return names;
@@ -316,7 +316,7 @@ signature_description describe_signature(const std::vector<graph_node_descriptio
 /// Every node of the graph Order, described, with its fingerprint.
 template <class Order>
 std::vector<graph_node_description> describe_graph_nodes() {
-  const auto g = typeflow::detail::describer<Order>::describe();
+  const auto g = graph::describe<Order>();
   std::vector<graph_node_description> out;
   out.reserve(g.nodes.size());
   std::size_t i = 0;
