@@ -46,7 +46,9 @@ consteval auto diagnose_path(mp::mp_list<N...>) {
                               !contains_impl<vars, N>::value)...,
                              true};
   // Variables that effect nodes read or write without an edge: mostly none.
-  using effect_vars = graph::detail::concat<mp::mp_list<reads_of<N>..., targets_of<N>...>>;
+  // Two lists, not one of 2N: clang bounds a fold expression at 256 operands by default.
+  using effect_vars = mp::mp_append<graph::detail::concat<mp::mp_list<reads_of<N>...>>,
+                                    graph::detail::concat<mp::mp_list<targets_of<N>...>>>;
   using unheld_effect_vars = mp::mp_copy_if_q<effect_vars, graph::not_in<vars>>;
   if constexpr (constexpr std::size_t i = first_set(unfed); i < sizeof...(N)) {
     return std::type_identity<you_must_feed_a_value_for_placeholder<mp::mp_at_c<path, i>::name>>{};
