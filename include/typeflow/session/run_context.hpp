@@ -92,7 +92,7 @@ template <class Extra, class Fetch>
 Extra fetch_definitions(const Fetch& f) {
   Extra extra;
   if constexpr (!std::is_same_v<Extra, definitions<>>) {
-    for_each_fetched_node(f, [&](const auto& n) { take_definitions(extra, typename Extra::keys{}, n); });
+    for_each_fetched_node(f, [&](const auto& n) { core::detail::take_definitions(extra, typename Extra::keys{}, n); });
     check_fetch_definitions(extra, typename Extra::keys{});
   }
   return extra;

@@ -43,7 +43,7 @@ consteval auto diagnose_path(mp::mp_list<N...>) {
   constexpr bool unfed[] = {(placeholder_node_type<N> && !graph::detail::in_short_list<Fed, N>::value)...,
                             true};
   constexpr bool unheld[] = {(variable_node_type<N> && !graph::detail::in_short_list<Fed, N>::value &&
-                              !contains_impl<vars, N>::value)...,
+                              !core::detail::contains_impl<vars, N>::value)...,
                              true};
   // Variables that effect nodes read or write without an edge: mostly none.
   // Two lists, not one of 2N: clang bounds a fold expression at 256 operands by default.

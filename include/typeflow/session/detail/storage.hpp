@@ -133,7 +133,7 @@ void initialize_variables(State& st, mp::mp_list<V...>) {
 /// node built from its type, not by its factory) is an error naming it.
 template <class Defs, class... K, class... R>
 void take_root_definitions(Defs& defs, mp::mp_list<K...>, const R&... roots) {
-  (take_definition<K>(defs, roots...), ...);
+  (core::detail::take_definition<K>(defs, roots...), ...);
   std::string missing;
   ((defs.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
   if (!missing.empty())
