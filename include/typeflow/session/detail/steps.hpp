@@ -117,7 +117,7 @@ const auto& eval(buf_src<G, J> b, E& e) {
 }
 template <class Fn, class... S, class E>
 auto eval(fn_src<Fn, S...>, E& e) {
-  return apply_elementwise<Fn>(eval(S{}, e)...);
+  return ops::detail::apply_elementwise<Fn>(eval(S{}, e)...);
 }
 template <class N, class... S, class E>
 auto eval(node_src<N, S...>, E& e) {
