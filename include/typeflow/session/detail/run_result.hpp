@@ -16,7 +16,7 @@
 #include "typeflow/session/feed.hpp"
 #include "typeflow/session/fetch.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 /// The first of N... (a path, in order) for which the flag is set, as an index, or the count.
 template <std::size_t Count>
@@ -149,4 +149,4 @@ struct run_result {
 template <class Self, class Fetch, class... Args>
 using run_result_t = typename run_result<Self, Fetch, Args...>::type;
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

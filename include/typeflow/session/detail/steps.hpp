@@ -15,7 +15,7 @@
 #include "typeflow/session/detail/storage.hpp"
 #include "typeflow/session/diagnostics.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 // --- what a run executes, described by types with short names -----------------------------
 //
@@ -211,4 +211,4 @@ void run_step(effect_step<N, Ctx>, E& e) {
 }
 
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

@@ -15,7 +15,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/init.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 template <class V>
 struct variable_slot {
@@ -159,4 +159,4 @@ template <class Vars, class... V>
   throw failed_precondition_error("Attempting to use uninitialized value " + name);
 }
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail
