@@ -14,6 +14,12 @@
 # Known violations that another change removes are listed in scripts/layers-allowed.txt
 # ("<header> -> <included header>", one a line, `#` comments); they are printed, not failed.
 #
+# Internals: a header of folder F keeps its internals in `typeflow::F::detail`; the session
+# folder, whose `typeflow::session` is a class template, in `typeflow::session_detail`. A
+# header that opens a `detail` namespace anywhere else (`typeflow::detail` included), or a
+# `session_detail` outside session/, fails. The nesting is followed through the `namespace`
+# lines and the `}  // namespace ...` comment that closes each of them.
+#
 # Usage: scripts/check-layers.sh [include-dir]. Prints each violation; exits 1 if any is
 # not allowed.
 set -euo pipefail
@@ -72,8 +78,65 @@ while IFS= read -r header; do
   done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(typeflow\/[^"]*\)".*/\1/p' "$header")
 done < <(find ./typeflow -name '*.hpp' | sort)
 
-if ((failed)); then
+layers_failed=$failed
+failed=0
+
+# Each namespace a header opens, with its full name: "<line>: <name>", or "unbalanced".
+namespaces() {
+  awk '
+    /^[[:space:]]*(inline[[:space:]]+)?namespace([[:space:]]+[A-Za-z_][A-Za-z0-9_:]*)?[[:space:]]*\{/ {
+      line = $0
+      sub(/^[[:space:]]*(inline[[:space:]]+)?namespace[[:space:]]*/, "", line)
+      sub(/[[:space:]]*\{.*/, "", line)
+      if (line == "") line = "(anonymous)"
+      full = (depth ? stack[depth] "::" : "") line
+      stack[++depth] = full
+      print NR ": " full
+      next
+    }
+    /^[[:space:]]*\}[[:space:]]*\/\/[[:space:]]*namespace/ {
+      if (depth == 0) { print "unbalanced"; exit }
+      depth--
+    }
+    END { if (depth != 0) print "unbalanced" }
+  ' "$1"
+}
+
+while IFS= read -r header; do
+  rel=${header#./typeflow/}
+  [[ $rel != */* ]] && continue                     # umbrella headers
+  folder=${rel%%/*}
+  while IFS= read -r entry; do
+    if [[ $entry == unbalanced ]]; then
+      echo "namespace: $rel: close each namespace with a '}  // namespace <name>' line"
+      failed=1
+      continue
+    fi
+    name=${entry#*: }
+    case "::$name::" in
+      *::detail::*)
+        if [[ $folder == session ]]; then
+          ok=0
+        else
+          [[ $name == "typeflow::$folder::detail" || $name == "typeflow::$folder::detail::"* ]] && ok=1 || ok=0
+        fi ;;
+      *::session_detail::*)
+        [[ $folder == session && ( $name == typeflow::session_detail || $name == typeflow::session_detail::* ) ]] && ok=1 || ok=0 ;;
+      *) ok=1 ;;
+    esac
+    if ((!ok)); then
+      if [[ $folder == session ]]; then want=typeflow::session_detail; else want="typeflow::$folder::detail"; fi
+      echo "namespace: $rel:${entry%%: *}: internals in $name, not $want"
+      failed=1
+    fi
+  done < <(namespaces "$header")
+done < <(find ./typeflow -name '*.hpp' | sort)
+
+if ((layers_failed)); then
   echo "check-layers: a header includes a later layer (see docs/ARCHITECTURE.md)" >&2
-  exit 1
 fi
+if ((failed)); then
+  echo "check-layers: a header keeps its internals outside its folder's detail namespace (see docs/ARCHITECTURE.md)" >&2
+fi
+((layers_failed || failed)) && exit 1
 echo "check-layers: ok ($count known exceptions)"

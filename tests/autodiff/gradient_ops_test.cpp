@@ -79,8 +79,8 @@ TEST_CASE("Select(g, a, b) of maximum's and minimum's gradients, away from ties"
 }
 
 TEST_CASE("the BroadcastTo of reductions' gradients: sum and mean, over all axes, an axis, kept dims") {
-  using tf::detail::mean_tag;
-  using tf::detail::sum_tag;
+  using tf::ops::detail::mean_tag;
+  using tf::ops::detail::sum_tag;
   check_binary<shape<>, shape<2, 3>>(reduce_gradient<sum_tag>, 0.5, fd_check::uniform<shape<2, 3>>());
   check_binary<shape<>, shape<2, 3>>(reduce_gradient<mean_tag>, 0.5, fd_check::uniform<shape<2, 3>>());
   check_binary<shape<3>, shape<2, 3>>(reduce_gradient<sum_tag, 0>, fd_check::uniform<shape<3>>(),

@@ -104,11 +104,11 @@ static_assert(tf::graph::first_duplicate_name<mp_list<>> == 0);
 // The one scan behind it, and behind the saver's and the signature's unique keys: the
 // first name an earlier one equals, else the count.
 using names3 = std::array<std::string_view, 3>;
-static_assert(tf::detail::first_duplicate(names3{"a", "b", "c"}) == 3);
-static_assert(tf::detail::first_duplicate(names3{"a", "b", "a"}) == 2);
-static_assert(tf::detail::first_duplicate(names3{"a", "b", "b"}) == 2);
-static_assert(tf::detail::first_duplicate(std::array<std::string_view, 4>{"x", "y", "y", "x"}) == 2);
-static_assert(tf::detail::first_duplicate(std::array<std::string_view, 0>{}) == 0);
+static_assert(tf::core::detail::first_duplicate(names3{"a", "b", "c"}) == 3);
+static_assert(tf::core::detail::first_duplicate(names3{"a", "b", "a"}) == 2);
+static_assert(tf::core::detail::first_duplicate(names3{"a", "b", "b"}) == 2);
+static_assert(tf::core::detail::first_duplicate(std::array<std::string_view, 4>{"x", "y", "y", "x"}) == 2);
+static_assert(tf::core::detail::first_duplicate(std::array<std::string_view, 0>{}) == 0);
 
 // --- what gets a buffer ---------------------------------------------------------------
 template <class Fetches, class Fed = mp_list<>>

@@ -93,7 +93,7 @@ concept scalar_function_op = node<N> && requires { typename N::function; };
 template <class N>
 concept effect_node = node<N> && N::kind == node_kind::effect;
 
-namespace detail {
+namespace core::detail {
 template <class Ctx, class V>
 concept has_slot_of = requires(Ctx& ctx) { ctx.template slot_of<V>(); };
 template <class Ctx, class L>
@@ -110,7 +110,7 @@ constexpr bool slots_reachable() {
   if constexpr (requires { typename N::reads; }) ok = ok && slots_in<Ctx, typename N::reads>::value;
   return ok;
 }
-}  // namespace detail
+}  // namespace core::detail
 
 /// What an effect node N may call on the run context `ctx` its `run` is given
 /// (session/session.hpp's run_context):
@@ -124,6 +124,6 @@ constexpr bool slots_reachable() {
 /// run plan decides, so asking for it here would instantiate the plan twice.)
 template <class Ctx, class N>
 concept run_context_for = effect_node<N> && requires(Ctx& ctx) { ctx.session; } &&
-                          detail::slots_reachable<Ctx, N>();
+                          core::detail::slots_reachable<Ctx, N>();
 
 }  // namespace typeflow

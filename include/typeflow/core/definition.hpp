@@ -26,7 +26,7 @@ namespace typeflow {
 
 namespace mp = boost::mp11;
 
-namespace detail {
+namespace core::detail {
 template <class N>
 struct carried_impl {
   using type = mp::mp_list<>;
@@ -40,13 +40,13 @@ template <defined_node N>
 struct carried_impl<N> {
   using type = mp::mp_list<N>;
 };
-}  // namespace detail
+}  // namespace core::detail
 
 /// The defined nodes whose definitions an object of node type N carries.
 template <class N>
-using carried_of = typename detail::carried_impl<N>::type;
+using carried_of = typename core::detail::carried_impl<N>::type;
 
-namespace detail {
+namespace core::detail {
 // The union of the inputs' lists; empty at the cost of one check when no input carries
 // anything, as in a large graph of placeholders and literals.
 template <bool AllEmpty, class... In>
@@ -57,12 +57,12 @@ template <class... In>
 struct carried_union<false, In...> {
   using type = mp::mp_unique<mp::mp_append<carried_of<In>...>>;
 };
-}  // namespace detail
+}  // namespace core::detail
 
 /// What a node built from In... carries: every definition they carry.
 template <class... In>
 using carried_union_t =
-    typename detail::carried_union<mp::mp_all<mp::mp_empty<carried_of<In>>...>::value, In...>::type;
+    typename core::detail::carried_union<mp::mp_all<mp::mp_empty<carried_of<In>>...>::value, In...>::type;
 
 /// The definition of defined node K held in a `definitions` set.
 template <class K>
@@ -87,18 +87,18 @@ struct definitions : definition_slot<K>... {
   }
 };
 
-namespace detail {
+namespace core::detail {
 template <class L>
 struct definitions_of_impl;
 template <class... K>
 struct definitions_of_impl<mp::mp_list<K...>> {
   using type = definitions<K...>;
 };
-}  // namespace detail
+}  // namespace core::detail
 
 /// The `defs` member of a node that carries the list L.
 template <class L>
-using definitions_t = typename detail::definitions_of_impl<L>::type;
+using definitions_t = typename core::detail::definitions_of_impl<L>::type;
 
 /// Equality of two definitions: the same object, or equal values.
 template <class D>
@@ -112,7 +112,7 @@ bool same_definition(const D& a, const D& b) {
   }
 }
 
-namespace detail {
+namespace core::detail {
 // K's definition as carried by the object a (absent when a's graph does not reach K).
 template <class K, class A>
 const typename K::definition_type* definition_in(const A& a) {
@@ -156,7 +156,7 @@ template <class Set, class... K, class... A>
 void take_definitions(Set& defs, mp::mp_list<K...>, const A&... args) {
   (take_definition<K>(defs, args...), ...);
 }
-}  // namespace detail
+}  // namespace core::detail
 
 /// Builds a node of type N from the objects it depends on (its inputs, the variables it
 /// writes, the nodes its rule was derived from), carrying what they carry. Two different
@@ -165,11 +165,11 @@ template <class N, class... A>
 constexpr N make_node(const A&... args) {
   N n{};
   if constexpr (defined_node<N>) {  // a rule that gives back a defined node (a constant)
-    ((!n.definition && detail::definition_in<N>(args) ? void(n.definition = *detail::definition_in<N>(args))
+    ((!n.definition && core::detail::definition_in<N>(args) ? void(n.definition = *core::detail::definition_in<N>(args))
                                                       : void()),
      ...);
   } else if constexpr (!mp::mp_empty<carried_of<N>>::value) {
-    detail::take_definitions(n.defs, carried_of<N>{}, args...);
+    core::detail::take_definitions(n.defs, carried_of<N>{}, args...);
   }
   return n;
 }

@@ -52,7 +52,7 @@ struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base {
 
 // --- traits with defaults ---------------------------------------------------------------
 
-namespace detail {
+namespace core::detail {
 template <class N>
 struct targets_impl {
   using type = mp::mp_list<>;
@@ -71,14 +71,14 @@ template <class N>
 struct reads_impl<N> {
   using type = typename N::reads;
 };
-}  // namespace detail
+}  // namespace core::detail
 
 template <class N>
 using inputs_of = typename N::inputs;
 template <class N>
-using targets_of = typename detail::targets_impl<N>::type;
+using targets_of = typename core::detail::targets_impl<N>::type;
 template <class N>
-using reads_of = typename detail::reads_impl<N>::type;
+using reads_of = typename core::detail::reads_impl<N>::type;
 
 /// Every edge of the graph: the inputs, then the variables written.
 template <class N>
@@ -144,8 +144,8 @@ constexpr auto label_of() {
 
 /// Membership and counts over a type list without a class per query (core/detail/contains.hpp).
 template <class L, class V>
-inline constexpr bool contains_v = detail::contains_impl<L, V>::value;
+inline constexpr bool contains_v = core::detail::contains_impl<L, V>::value;
 template <class L, class V>
-inline constexpr std::size_t count_v = detail::count_impl<L, V>::value;
+inline constexpr std::size_t count_v = core::detail::count_impl<L, V>::value;
 
 }  // namespace typeflow

@@ -29,15 +29,15 @@ struct shape {
 
 using scalar = shape<>;
 
-namespace detail {
+namespace core::detail {
 template <class S>
 struct is_shape : std::false_type {};
 template <std::ptrdiff_t... D>
 struct is_shape<shape<D...>> : std::true_type {};
-}  // namespace detail
+}  // namespace core::detail
 
 template <class S>
-concept shape_type = detail::is_shape<S>::value;
+concept shape_type = core::detail::is_shape<S>::value;
 
 /// "[2, 3]", "[?, 784]" — TensorFlow's spelling of a (partially known) shape.
 template <class Dims>
@@ -60,7 +60,7 @@ std::string shape_string() {
 // ---------------------------------------------------------------------------------------
 // Broadcasting (numpy rules), computed on static shapes.
 
-namespace detail {
+namespace core::detail {
 
 // Result of broadcasting one pair of dimensions, or -2 when they are incompatible.
 constexpr std::ptrdiff_t broadcast_dim(std::ptrdiff_t a, std::ptrdiff_t b) {
@@ -99,20 +99,20 @@ struct broadcast_impl<shape<A...>, shape<B...>> {
   using type = decltype(make(std::make_index_sequence<rank>{}));
 };
 
-}  // namespace detail
+}  // namespace core::detail
 
 /// True when numpy broadcasting accepts the two static shapes.
 template <class A, class B>
-concept broadcast_compatible = detail::broadcast_impl<A, B>::ok;
+concept broadcast_compatible = core::detail::broadcast_impl<A, B>::ok;
 
 template <class A, class B>
-using broadcast_shape = typename detail::broadcast_impl<A, B>::type;
+using broadcast_shape = typename core::detail::broadcast_impl<A, B>::type;
 
 // ---------------------------------------------------------------------------------------
 // Storage: rank 0 is the scalar itself, static shapes use fixed-size storage (no heap),
 // dynamic dims an `xt::xtensor` of the right rank.
 
-namespace detail {
+namespace core::detail {
 template <class T, class S>
 struct storage_impl;
 template <class T>
@@ -129,11 +129,11 @@ template <class T, std::ptrdiff_t... D>
 struct storage_impl<T, shape<D...>> {
   using type = xt::xtensor<T, sizeof...(D)>;
 };
-}  // namespace detail
+}  // namespace core::detail
 
 /// The container a node of element type T and shape S is fetched as.
 template <class T, class S>
-using storage_t = typename detail::storage_impl<T, S>::type;
+using storage_t = typename core::detail::storage_impl<T, S>::type;
 
 /// Run-time shape of a value (scalars have rank 0).
 template <class V>

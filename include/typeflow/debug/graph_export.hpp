@@ -22,7 +22,7 @@ graph_description describe_graph(Roots...) {
 /// Automatic names are numbered within the path.
 template <class Fetch, class... Feeds>
 graph_description describe_path(Fetch, const Feeds&...) {
-  using fetches = typename detail::fetches_of<Fetch>::type;
+  using fetches = typename session_detail::fetches_of<Fetch>::type;
   using fed = mp::mp_list<typename Feeds::node_type...>;
   return graph::describe<graph::path_order<fetches, fed>>();
 }

@@ -10,7 +10,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace debug::detail {
 
 // TensorFlow's tf.Print format: each tensor in brackets, the first `summarize` elements,
 // "..." when there are more; rank > 1 nests brackets per dimension.
@@ -50,7 +50,7 @@ void print_value(std::ostream& os, const V& v, std::size_t summarize) {
   }
 }
 
-}  // namespace detail
+}  // namespace debug::detail
 
 template <fixed_string Message, std::size_t Summarize, class X, class... Watched>
 struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X, Watched...> {
@@ -67,7 +67,7 @@ struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect
   static void run(Ctx& ctx) {
     std::ostream& os = ctx.session.print_stream();
     os << Message.view();
-    (detail::print_value(os, ctx.template value<Watched>(), Summarize), ...);
+    (debug::detail::print_value(os, ctx.template value<Watched>(), Summarize), ...);
     os << '\n';
   }
 };

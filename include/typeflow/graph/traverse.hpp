@@ -340,7 +340,7 @@ struct first_duplicate_name_impl;
 template <class... N>
 struct first_duplicate_name_impl<mp::mp_list<N...>> {
   static constexpr std::size_t value =
-      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(N)>{N::name.view()...});
+      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(N)>{N::name.view()...});
 };
 }  // namespace detail
 

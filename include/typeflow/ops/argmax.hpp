@@ -9,7 +9,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 struct argmax_tag {
   static constexpr std::string_view op_name = "ArgMax";
   template <class T> static constexpr bool better(T a, T b) { return a > b; }
@@ -18,11 +18,11 @@ struct argmin_tag {
   static constexpr std::string_view op_name = "ArgMin";
   template <class T> static constexpr bool better(T a, T b) { return a < b; }
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class Kind, class A, std::ptrdiff_t Axis>
 struct arg_reduce_node
-    : node_facade<std::int64_t, typename detail::reduced_shape<shape_of<A>, false, Axis>::type, node_kind::compute, A> {
+    : node_facade<std::int64_t, typename ops::detail::reduced_shape<shape_of<A>, false, Axis>::type, node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
   static constexpr std::size_t axis = static_cast<std::size_t>(Axis < 0 ? Axis + std::ptrdiff_t(shape_of<A>::rank) : Axis);
   template <class... N>
@@ -66,15 +66,15 @@ struct arg_reduce_node
 
 /// tf.argmax(x, axis): the index of the largest element along Axis (the first on ties).
 template <std::ptrdiff_t Axis, node A>
-constexpr arg_reduce_node<detail::argmax_tag, A, Axis> argmax(const A& a) {
-  static_assert(detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmax<axis>(x): axis out of range");
-  return make_node<arg_reduce_node<detail::argmax_tag, A, Axis>>(a);
+constexpr arg_reduce_node<ops::detail::argmax_tag, A, Axis> argmax(const A& a) {
+  static_assert(ops::detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmax<axis>(x): axis out of range");
+  return make_node<arg_reduce_node<ops::detail::argmax_tag, A, Axis>>(a);
 }
 /// tf.argmin(x, axis)
 template <std::ptrdiff_t Axis, node A>
-constexpr arg_reduce_node<detail::argmin_tag, A, Axis> argmin(const A& a) {
-  static_assert(detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmin<axis>(x): axis out of range");
-  return make_node<arg_reduce_node<detail::argmin_tag, A, Axis>>(a);
+constexpr arg_reduce_node<ops::detail::argmin_tag, A, Axis> argmin(const A& a) {
+  static_assert(ops::detail::axes_valid<shape_of<A>::rank, Axis>(), "typeflow::argmin<axis>(x): axis out of range");
+  return make_node<arg_reduce_node<ops::detail::argmin_tag, A, Axis>>(a);
 }
 
 }  // namespace typeflow

@@ -15,10 +15,10 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 template <class G, class A>
 struct sum_to_impl;
-}  // namespace detail
+}  // namespace ops::detail
 
 namespace fn {
 /// The first operand, broadcast to the shape of both: broadcast_like(g, x).
@@ -27,7 +27,7 @@ struct first {
   template <class T, class U> constexpr T operator()(T a, U) const { return a; }
   static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
-  using gradient = mp::mp_if_c<K == 0, typename detail::sum_to_impl<G, A>::type, no_gradient>;
+  using gradient = mp::mp_if_c<K == 0, typename ops::detail::sum_to_impl<G, A>::type, no_gradient>;
 };
 struct zero {
   static constexpr std::string_view op_name = "ZerosLike";
@@ -111,7 +111,7 @@ struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compu
   }
 };
 
-namespace detail {
+namespace ops::detail {
 template <class G, class A>
 struct sum_to_impl {
   using type = sum_to_node<G, A>;
@@ -126,11 +126,11 @@ template <class G, class A>
 struct sum_to_impl<G, A> {
   using type = G;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// g summed down to the shape of a (the gradient of a broadcast operand).
 template <class G, class A>
-using sum_to_t = typename detail::sum_to_impl<G, A>::type;
+using sum_to_t = typename ops::detail::sum_to_impl<G, A>::type;
 
 /// Zeros of a static shape, with no input: the gradient where no path joins x to y.
 template <class T, class S>

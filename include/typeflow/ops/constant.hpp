@@ -13,13 +13,13 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 template <class V>
 using literal_element_t =
     std::conditional_t<std::is_same_v<V, bool>, bool,
                        std::conditional_t<std::is_floating_point_v<V>, V,
                                           std::conditional_t<(sizeof(V) > 4), std::int64_t, std::int32_t>>>;
-}  // namespace detail
+}  // namespace ops::detail
 
 /// A compile-time scalar. Anonymous: two literals of equal value and type are one node.
 /// In an op with a node of another element type, a literal takes that type, as a Python
@@ -36,7 +36,7 @@ struct literal_node : node_facade<T, scalar, node_kind::leaf> {
 
 /// `constant<2.0>()` is `tf.constant(2.)`; `constant<2>()` is an int32 constant;
 /// `constant<0.5, float>()` chooses the element type.
-template <auto V, class T = detail::literal_element_t<decltype(V)>>
+template <auto V, class T = ops::detail::literal_element_t<decltype(V)>>
   requires std::is_arithmetic_v<decltype(V)>
 constexpr literal_node<V, T> constant() {
   return {};
@@ -68,7 +68,7 @@ struct named_constant_node : node_facade<T, S, node_kind::leaf> {
   }
 };
 
-namespace detail {
+namespace ops::detail {
 template <class E>
 struct constant_traits {  // xtensor containers: dims from the type when static
   using value_type = typename E::value_type;
@@ -92,13 +92,13 @@ struct constant_traits<T> {
   using value_type = detail::literal_element_t<T>;
   using shape_type = scalar;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// `constant<"table">(values)`: a named constant whose element type and shape come from
 /// `values` (an xtensor container, `xtensor_fixed` for static dims, or a scalar).
 template <fixed_string Name, class E>
 auto constant(const E& values) {
-  using traits = detail::constant_traits<E>;
+  using traits = ops::detail::constant_traits<E>;
   using N = named_constant_node<Name, typename traits::value_type, typename traits::shape_type>;
   N n;
   n.definition = N::make_definition(values);

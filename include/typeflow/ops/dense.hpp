@@ -37,9 +37,7 @@ struct bias_add : add {
 };
 }  // namespace fn
 
-namespace layers {
-
-namespace detail {
+namespace ops::detail {
 template <std::size_t Units, fixed_string Name, node X>
 constexpr void check_dense_input() {
   static_assert(floating_element<value_type_of<X>>, "layers::dense(x): x must be float or double");
@@ -68,7 +66,9 @@ auto dense_layer(const X& x, const K& kernel, const B& bias, Activation act) {
   auto biased = in_layer_scope<Name>(make_binary<fn::bias_add>(product, bias));
   return in_layer_scope<Name>(act(biased));
 }
-}  // namespace detail
+}  // namespace ops::detail
+
+namespace layers {
 
 /// `dense<128>(x, activation::relu)` is tf.layers.dense(x, 128, activation=tf.nn.relu):
 /// activation(matmul(x, kernel) + bias) with variables "dense/kernel" [in, 128]
@@ -82,11 +82,11 @@ auto dense_layer(const X& x, const K& kernel, const B& bias, Activation act) {
 /// keeps its own names.
 template <std::size_t Units, fixed_string Name = "dense", node X, class Activation = activation::linear_t>
 auto dense(const X& x, Activation act = {}) {
-  detail::check_dense_input<Units, Name, X>();
+  ops::detail::check_dense_input<Units, Name, X>();
   using T = value_type_of<X>;
-  auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>, init::glorot_uniform()>();
+  auto kernel = variable<join_names<Name, "kernel">(), T, ops::detail::kernel_shape<Units, X>, init::glorot_uniform()>();
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>, init::zeros()>();
-  return detail::dense_layer<Name>(x, kernel, bias, act);
+  return ops::detail::dense_layer<Name>(x, kernel, bias, act);
 }
 
 /// The same with initializers known at run time (kernel_initializer, bias_initializer),
@@ -94,11 +94,11 @@ auto dense(const X& x, Activation act = {}) {
 template <std::size_t Units, fixed_string Name = "dense", node X, class Activation>
 auto dense(const X& x, Activation act, const init::initializer& kernel_init,
            const init::initializer& bias_init = init::zeros()) {
-  detail::check_dense_input<Units, Name, X>();
+  ops::detail::check_dense_input<Units, Name, X>();
   using T = value_type_of<X>;
-  auto kernel = variable<join_names<Name, "kernel">(), T, detail::kernel_shape<Units, X>>(kernel_init);
+  auto kernel = variable<join_names<Name, "kernel">(), T, ops::detail::kernel_shape<Units, X>>(kernel_init);
   auto bias = variable<join_names<Name, "bias">(), T, shape<std::ptrdiff_t(Units)>>(bias_init);
-  return detail::dense_layer<Name>(x, kernel, bias, act);
+  return ops::detail::dense_layer<Name>(x, kernel, bias, act);
 }
 
 }  // namespace layers

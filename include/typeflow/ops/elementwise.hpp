@@ -15,7 +15,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 template <class Fn, class... T>
 using fn_result_t = std::remove_cvref_t<decltype(std::declval<Fn>()(std::declval<T>()...))>;
 
@@ -29,9 +29,9 @@ template <class A, class B, class... R>
 struct broadcast_all<A, B, R...> {
   using type = typename broadcast_all<broadcast_shape<A, B>, R...>::type;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
-namespace detail {
+namespace ops::detail {
 /// Fn on scalars, or a lazy broadcasting expression on tensors.
 template <class Fn, class... A>
 auto apply_elementwise(A&&... a) {
@@ -41,12 +41,12 @@ auto apply_elementwise(A&&... a) {
     return xt::make_lambda_xfunction(Fn{}, std::forward<A>(a)...);
   }
 }
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class Fn, class... In>
 struct elementwise_node
-    : node_facade<detail::fn_result_t<Fn, value_type_of<In>...>,
-                  typename detail::broadcast_all<shape_of<In>...>::type, node_kind::elementwise, In...> {
+    : node_facade<ops::detail::fn_result_t<Fn, value_type_of<In>...>,
+                  typename ops::detail::broadcast_all<shape_of<In>...>::type, node_kind::elementwise, In...> {
   static constexpr std::string_view op_name = Fn::op_name;
   using function = Fn;
   template <class... N>
@@ -60,7 +60,7 @@ struct elementwise_node
   /// The op on scalars, or a lazy broadcasting expression on tensors.
   template <class... A>
   static auto apply(A&&... a) {
-    return detail::apply_elementwise<Fn>(std::forward<A>(a)...);
+    return ops::detail::apply_elementwise<Fn>(std::forward<A>(a)...);
   }
 };
 
@@ -90,7 +90,7 @@ struct literal_must_convert_exactly {
       static_cast<decltype(Literal)>(static_cast<ElementType>(Literal)) == Literal;
 };
 
-namespace detail {
+namespace ops::detail {
 template <class A, class B>
 inline constexpr bool is_literal_v = literal_node_type<A>;
 
@@ -109,14 +109,14 @@ struct adapt_literal<A, B> {
                 "(TensorFlow refuses int + 2.5): write it in that type, or cast the node");
   using type = typename A::template as<value_type_of<B>>;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// Builds the node of a binary elementwise op, checking element types and shapes.
 /// After a failed check it returns a node of a valid type, so only one error shows.
 template <class Fn, class A, class B>
 constexpr auto make_binary(const A& a, const B& b) {
-  using LA = typename detail::adapt_literal<A, B>::type;
-  using LB = typename detail::adapt_literal<B, A>::type;
+  using LA = typename ops::detail::adapt_literal<A, B>::type;
+  using LB = typename ops::detail::adapt_literal<B, A>::type;
   constexpr bool same_type = operands_must_have_the_same_element_type<value_type_of<LA>, value_type_of<LB>>::value;
   static_assert(operands_must_have_the_same_element_type<value_type_of<LA>, value_type_of<LB>>::value,
                 "the operands of an elementwise op must have the same element type: convert one "

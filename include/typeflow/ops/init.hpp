@@ -36,11 +36,15 @@ struct initializer {
   friend constexpr bool operator==(const initializer&, const initializer&) = default;
 };
 
-namespace detail {
-constexpr initializer make(kind k, double a, double b, std::optional<std::uint64_t> seed) {
+}  // namespace init
+
+namespace ops::detail {
+constexpr init::initializer make(init::kind k, double a, double b, std::optional<std::uint64_t> seed) {
   return {k, a, b, seed.has_value(), seed.value_or(0)};
 }
-}  // namespace detail
+}  // namespace ops::detail
+
+namespace init {
 
 /// tf.zeros_initializer()
 constexpr initializer zeros() { return {kind::zeros, 0, 0, false, 0}; }
@@ -50,19 +54,19 @@ constexpr initializer ones() { return {kind::ones, 1, 0, false, 0}; }
 constexpr initializer constant(double value) { return {kind::constant, value, 0, false, 0}; }
 /// tf.random_uniform_initializer(minval, maxval, seed): uniform on [minval, maxval).
 constexpr initializer random_uniform(double minval = 0, double maxval = 1, std::optional<std::uint64_t> seed = {}) {
-  return detail::make(kind::random_uniform, minval, maxval, seed);
+  return ops::detail::make(kind::random_uniform, minval, maxval, seed);
 }
 /// tf.random_normal_initializer(mean, stddev, seed)
 constexpr initializer random_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
-  return detail::make(kind::random_normal, mean, stddev, seed);
+  return ops::detail::make(kind::random_normal, mean, stddev, seed);
 }
 /// tf.truncated_normal_initializer(mean, stddev, seed): redraws values beyond two stddevs.
 constexpr initializer truncated_normal(double mean = 0, double stddev = 1, std::optional<std::uint64_t> seed = {}) {
-  return detail::make(kind::truncated_normal, mean, stddev, seed);
+  return ops::detail::make(kind::truncated_normal, mean, stddev, seed);
 }
 /// tf.glorot_uniform_initializer(seed): uniform on ±sqrt(6 / (fan_in + fan_out)).
 constexpr initializer glorot_uniform(std::optional<std::uint64_t> seed = {}) {
-  return detail::make(kind::glorot_uniform, 0, 0, seed);
+  return ops::detail::make(kind::glorot_uniform, 0, 0, seed);
 }
 
 // --- where a variable's initializer comes from (a parameter of its type) -----------------

@@ -41,14 +41,14 @@ constexpr auto softmax_cross_entropy_with_logits(L labels, X logits) {
 
 // --- sparse labels --------------------------------------------------------------------------
 
-namespace detail {
+namespace ops::detail {
 template <class Labels>
 void check_label(Labels label, std::size_t classes) {
   if (label < 0 || static_cast<std::size_t>(label) >= classes)
     throw invalid_argument_error("Received a label value of " + std::to_string(label) +
                                  " which is outside the valid range of [0, " + std::to_string(classes) + ")");
 }
-}  // namespace detail
+}  // namespace ops::detail
 
 /// The gradient of the sparse cross-entropy with respect to the logits:
 /// (softmax(logits) - one_hot(labels)) * g, g per row.
@@ -97,7 +97,7 @@ struct sparse_xent_node
     if (labels.size() != rows)
       throw invalid_argument_error("logits and labels must have the same first dimension, got logits shape " +
                                    shape_string(logits.shape()) + " and labels shape " + shape_string(labels.shape()));
-    for (std::size_t r = 0; r < rows; ++r) detail::check_label(labels.data()[r], classes);  // before any write
+    for (std::size_t r = 0; r < rows; ++r) ops::detail::check_label(labels.data()[r], classes);  // before any write
     if constexpr (!shape_of<sparse_xent_node>::is_static) out.resize(std::array<std::size_t, 1>{rows});
     for (std::size_t r = 0; r < rows; ++r) {
       const T* x = logits.data() + r * classes;

@@ -12,7 +12,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 
 template <std::ptrdiff_t A, std::ptrdiff_t B>
 inline constexpr bool dims_agree = A == dyn || B == dyn || A == B;
@@ -64,7 +64,7 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha
   }
 }
 
-}  // namespace detail
+}  // namespace ops::detail
 
 /// In a diagnostic: the two static shapes whose inner dimensions matmul cannot match.
 template <class ShapeA, class ShapeB>
@@ -74,7 +74,7 @@ struct matmul_inner_dimensions_must_agree {
 
 template <class A, class B, bool TA, bool TB>
 struct matmul_node
-    : node_facade<value_type_of<A>, typename detail::matmul_shape<shape_of<A>, shape_of<B>, TA, TB>::type,
+    : node_facade<value_type_of<A>, typename ops::detail::matmul_shape<shape_of<A>, shape_of<B>, TA, TB>::type,
                   node_kind::compute, A, B> {
   static constexpr std::string_view op_name = "MatMul";
   static constexpr bool transpose_a = TA;
@@ -132,7 +132,7 @@ struct matmul_node
     const T* pb = b.data();
     const std::size_t lda = sa[r - 1], ldb = sb[r - 1];
     for (std::size_t i = 0; i < batch; ++i)
-      detail::gemm<T>(TA, TB, m, n, ka, alpha, pa + i * m * ka, lda, pb + i * kb * n, ldb, beta, c + i * m * n, n);
+      ops::detail::gemm<T>(TA, TB, m, n, ka, alpha, pa + i * m * ka, lda, pb + i * kb * n, ldb, beta, c + i * m * n, n);
   }
 };
 
@@ -140,7 +140,7 @@ struct matmul_node
 /// (transpose_a=True). Rank 2, or rank > 2 with equal leading (batch) dims.
 template <bool TransposeA = false, bool TransposeB = false, node A, node B>
 constexpr auto matmul(const A& a, const B& b) {
-  using rule = detail::matmul_shape<shape_of<A>, shape_of<B>, TransposeA, TransposeB>;
+  using rule = ops::detail::matmul_shape<shape_of<A>, shape_of<B>, TransposeA, TransposeB>;
   static_assert(std::is_same_v<value_type_of<A>, value_type_of<B>>,
                 "typeflow::matmul(a, b): a and b must have the same element type");
   static_assert(rule::ranks_ok, "typeflow::matmul(a, b): a and b must have the same rank, at least 2");

@@ -18,7 +18,7 @@ namespace typeflow {
 struct keep_dims_t {};
 inline constexpr keep_dims_t keep_dims{};
 
-namespace detail {
+namespace ops::detail {
 
 template <std::size_t R, std::ptrdiff_t... Axes>
 constexpr std::array<bool, R> reduced_mask() {
@@ -79,7 +79,7 @@ struct mean_tag {
   static constexpr bool mean = true;
 };
 
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
 struct reduce_node;
@@ -89,7 +89,7 @@ struct reduce_node;
 template <class Kind, class G, class A, std::ptrdiff_t... Axes>
 struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
   static constexpr std::string_view op_name = "BroadcastTo";
-  static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
+  static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_gradient_node<Kind, N..., Axes...>;
   // Its own gradient is the reduction again (the transpose of a broadcast is a sum).
@@ -142,11 +142,11 @@ struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_ki
 };
 
 template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
-struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
+struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
                                  node_kind::compute, A> {
   static constexpr std::string_view op_name = Kind::op_name;
   static constexpr bool keep = Keep;
-  static constexpr auto mask = detail::reduced_mask<shape_of<A>::rank, Axes...>();
+  static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_node<Kind, N..., Keep, Axes...>;
 
@@ -217,15 +217,15 @@ struct reduce_node : node_facade<value_type_of<A>, typename detail::reduced_shap
 #define TYPEFLOW_REDUCTION(name, tag)                                                         \
   template <std::ptrdiff_t... Axes, node A>                                                    \
   constexpr auto name(const A& a) {                                                            \
-    static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
+    static_assert(ops::detail::axes_valid<shape_of<A>::rank, Axes...>(),                       \
                   "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
-    return make_node<reduce_node<detail::tag, A, false, Axes...>>(a);                          \
+    return make_node<reduce_node<ops::detail::tag, A, false, Axes...>>(a);                     \
   }                                                                                            \
   template <std::ptrdiff_t... Axes, node A>                                                    \
   constexpr auto name(const A& a, keep_dims_t) {                                               \
-    static_assert(detail::axes_valid<shape_of<A>::rank, Axes...>(),                           \
+    static_assert(ops::detail::axes_valid<shape_of<A>::rank, Axes...>(),                       \
                   "typeflow::" #name "<axes...>(x): each axis must be in [-rank, rank), once"); \
-    return make_node<reduce_node<detail::tag, A, true, Axes...>>(a);                           \
+    return make_node<reduce_node<ops::detail::tag, A, true, Axes...>>(a);                      \
   }
 
 /// `reduce_sum(x)` sums every element; `reduce_sum<1>(x)` over axis 1;

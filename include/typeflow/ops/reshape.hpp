@@ -11,7 +11,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 template <class From, class To>
 struct reshape_rule {
   static constexpr std::size_t unknown = [] {
@@ -36,7 +36,7 @@ struct reshape_rule {
                     : To::dims[I])...>;
   using type = decltype(infer(std::make_index_sequence<To::rank>{}));
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// In a diagnostic: the input's static shape and the target shape of a reshape whose
 /// element counts cannot agree.
@@ -50,15 +50,15 @@ struct reshape_node;
 template <class G, class A>
 struct reshape_like_node;
 
-namespace detail {
+namespace ops::detail {
 // Back to a's shape: a static reshape when a's shape is static, else a's run-time shape.
 template <class G, class A>
 using reshape_back_t = mp::mp_if_c<shape_of<A>::is_static, reshape_node<G, shape_of<A>>, reshape_like_node<G, A>>;
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class A, class To>
 struct reshape_node
-    : node_facade<value_type_of<A>, typename detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
+    : node_facade<value_type_of<A>, typename ops::detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
   static constexpr std::string_view op_name = "Reshape";
   using target_shape = To;
   template <class... N>
@@ -66,7 +66,7 @@ struct reshape_node
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>
-  using gradient = detail::reshape_back_t<G, A>;
+  using gradient = ops::detail::reshape_back_t<G, A>;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
@@ -124,7 +124,7 @@ struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind:
   using rebind = reshape_like_node<N...>;
   static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
-  using gradient = mp::mp_if_c<K == 0, detail::reshape_back_t<GG, G>, no_gradient>;
+  using gradient = mp::mp_if_c<K == 0, ops::detail::reshape_back_t<GG, G>, no_gradient>;
 
   template <class Out, class VG, class VA>
   static void compute(Out& out, const VG& g, const VA& a) {
@@ -139,7 +139,7 @@ struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind:
 /// `reshape<shape<dyn, 784>>(x)` is tf.reshape(x, [-1, 784]): at most one `dyn`, inferred.
 template <shape_type To, node A>
 constexpr auto reshape(const A& a) {
-  using rule = detail::reshape_rule<shape_of<A>, To>;
+  using rule = ops::detail::reshape_rule<shape_of<A>, To>;
   if constexpr (!rule::ok) {
     static_assert(reshape_needs_the_same_number_of_elements<shape_of<A>, To>::value,
                   "typeflow::reshape<shape>(x): the target shape must hold as many elements as x "

@@ -13,7 +13,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 /// The gradient rule of Op placed in a scope as Self. An elementwise op's rule is handed
 /// the node itself (Fn::gradient<K, G, Self, In...>, so that it reuses the forward value):
 /// that must be the scoped node, or the rule would name an unscoped copy of the op, which
@@ -36,7 +36,7 @@ struct scoped_gradient<Self, Op> {
   template <std::size_t K, class G>
   using type = typename with_inputs<inputs_of<Op>>::template type<K, G>;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// An anonymous op placed in a scope: evaluates as Op, is named "<scope>/<op_name>_k".
 template <fixed_string Scope, class Op>
@@ -45,10 +45,10 @@ struct scoped_node : Op {
   template <class... N>
   using rebind = scoped_node<Scope, typename Op::template rebind<N...>>;
   template <std::size_t K, class G>
-  using gradient = typename detail::scoped_gradient<scoped_node, Op>::template type<K, G>;
+  using gradient = typename ops::detail::scoped_gradient<scoped_node, Op>::template type<K, G>;
 };
 
-namespace detail {
+namespace ops::detail {
 template <fixed_string Scope, class N>
 struct in_scope_impl;
 
@@ -77,7 +77,7 @@ struct in_scope_impl {
   }
   using type = typename decltype(pick())::type;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 template <fixed_string Prefix>
 struct name_scope {
@@ -114,7 +114,7 @@ struct name_scope {
   /// already scoped stay as they are).
   template <node N>
   constexpr auto operator()(const N& n) const {
-    return make_node<typename detail::in_scope_impl<Prefix, N>::type>(n);
+    return make_node<typename ops::detail::in_scope_impl<Prefix, N>::type>(n);
   }
 };
 

@@ -11,7 +11,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 struct softmax_tag {
   static constexpr std::string_view op_name = "Softmax";
   static constexpr bool log = false;
@@ -20,7 +20,7 @@ struct log_softmax_tag {
   static constexpr std::string_view op_name = "LogSoftmax";
   static constexpr bool log = true;
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 /// The gradient of softmax (from its output y): y * (g - sum(g * y)) per row; of
 /// log_softmax (from its output z): g - exp(z) * sum(g) per row.
@@ -147,7 +147,7 @@ constexpr auto softmax(const A& a) {
   static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
                 "typeflow::softmax(x) needs a float or double x");
   static_assert(shape_of<A>::rank >= 1, "typeflow::softmax(x) needs x of rank 1 or more");
-  return make_node<softmax_node<detail::softmax_tag, A>>(a);
+  return make_node<softmax_node<ops::detail::softmax_tag, A>>(a);
 }
 /// tf.nn.log_softmax(x) over the last axis.
 template <node A>
@@ -155,7 +155,7 @@ constexpr auto log_softmax(const A& a) {
   static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
                 "typeflow::log_softmax(x) needs a float or double x");
   static_assert(shape_of<A>::rank >= 1, "typeflow::log_softmax(x) needs x of rank 1 or more");
-  return make_node<softmax_node<detail::log_softmax_tag, A>>(a);
+  return make_node<softmax_node<ops::detail::log_softmax_tag, A>>(a);
 }
 
 }  // namespace typeflow

@@ -32,7 +32,7 @@ struct assigned_value_must_have_the_variable_shape {
   static constexpr bool value = false;
 };
 
-namespace detail {
+namespace ops::detail {
 
 template <class S, class T>
 constexpr bool same_dims() {
@@ -66,12 +66,12 @@ struct assign_sub_kind {
   static constexpr std::string_view op_name = "AssignSub";
 };
 
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class Kind, class V, class Value>
 struct assign_node : writer_facade<value_type_of<V>, shape_of<V>, node_kind::effect, mp::mp_list<V>, Value> {
   static constexpr std::string_view op_name = Kind::op_name;
-  using reads = mp::mp_if_c<std::is_same_v<Kind, detail::assign_kind>, mp::mp_list<>, mp::mp_list<V>>;
+  using reads = mp::mp_if_c<std::is_same_v<Kind, ops::detail::assign_kind>, mp::mp_list<>, mp::mp_list<V>>;
   using forwards_variable = V;
   template <class... N>
   using rebind = assign_node<Kind, V, N...>;
@@ -80,23 +80,23 @@ struct assign_node : writer_facade<value_type_of<V>, shape_of<V>, node_kind::eff
   static void run(Ctx& ctx) {
     auto& slot = ctx.template slot_of<V>();
     const auto& value = ctx.template value<Value>();
-    detail::check_assign_shape<V>(value);
+    ops::detail::check_assign_shape<V>(value);
     if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(slot.value)>>) {
-      if constexpr (std::is_same_v<Kind, detail::assign_kind>) slot.value = value;
-      if constexpr (std::is_same_v<Kind, detail::assign_add_kind>) slot.value += value;
-      if constexpr (std::is_same_v<Kind, detail::assign_sub_kind>) slot.value -= value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_kind>) slot.value = value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_add_kind>) slot.value += value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_sub_kind>) slot.value -= value;
     } else {
       // Not `noalias(v) += value`: xtensor 0.24.3's computed assignment does not compile
       // for fixed-shape containers. Elementwise reads of v at the index written are safe.
-      if constexpr (std::is_same_v<Kind, detail::assign_kind>) xt::noalias(slot.value) = value;
-      if constexpr (std::is_same_v<Kind, detail::assign_add_kind>) xt::noalias(slot.value) = slot.value + value;
-      if constexpr (std::is_same_v<Kind, detail::assign_sub_kind>) xt::noalias(slot.value) = slot.value - value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_kind>) xt::noalias(slot.value) = value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_add_kind>) xt::noalias(slot.value) = slot.value + value;
+      if constexpr (std::is_same_v<Kind, ops::detail::assign_sub_kind>) xt::noalias(slot.value) = slot.value - value;
     }
     slot.initialized = true;
   }
 };
 
-namespace detail {
+namespace ops::detail {
 template <class Kind, class V, class Value>
 constexpr auto make_assign(const V& v, const Value& value) {
   static_assert(argument_must_be_a_variable<V>::value,
@@ -110,23 +110,23 @@ constexpr auto make_assign(const V& v, const Value& value) {
   }
   return make_node<assign_node<Kind, V, L>>(v, value);
 }
-}  // namespace detail
+}  // namespace ops::detail
 
 /// tf.assign(v, value): when run, writes value into v (and initializes it); its value
 /// is v's new value.
 template <node V, node Value>
 constexpr auto assign(V v, Value value) {
-  return detail::make_assign<detail::assign_kind>(v, value);
+  return ops::detail::make_assign<ops::detail::assign_kind>(v, value);
 }
 /// tf.assign_add(v, delta): v += delta when run; v must be initialized.
 template <node V, node Value>
 constexpr auto assign_add(V v, Value delta) {
-  return detail::make_assign<detail::assign_add_kind>(v, delta);
+  return ops::detail::make_assign<ops::detail::assign_add_kind>(v, delta);
 }
 /// tf.assign_sub(v, delta): v -= delta when run; v must be initialized.
 template <node V, node Value>
 constexpr auto assign_sub(V v, Value delta) {
-  return detail::make_assign<detail::assign_sub_kind>(v, delta);
+  return ops::detail::make_assign<ops::detail::assign_sub_kind>(v, delta);
 }
 
 // --- group and control dependencies -----------------------------------------------------

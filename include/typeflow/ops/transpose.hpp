@@ -10,7 +10,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace ops::detail {
 template <class S, std::size_t... P>
 struct permuted_shape {
   using type = shape<S::dims[P]...>;
@@ -26,12 +26,12 @@ constexpr bool is_permutation() {
   }
   return true;
 }
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class A, std::size_t... P>
 struct transpose_node;
 
-namespace detail {
+namespace ops::detail {
 template <class G, class Perm>
 struct inverse_transpose;
 template <class G, std::size_t... P>
@@ -46,11 +46,11 @@ struct inverse_transpose<G, std::index_sequence<P...>> {
   static auto make(std::index_sequence<I...>) -> transpose_node<G, inverse[I]...>;
   using type = decltype(make(std::make_index_sequence<sizeof...(P)>{}));
 };
-}  // namespace detail
+}  // namespace ops::detail
 
 template <class A, std::size_t... P>
 struct transpose_node
-    : node_facade<value_type_of<A>, typename detail::permuted_shape<shape_of<A>, P...>::type,
+    : node_facade<value_type_of<A>, typename ops::detail::permuted_shape<shape_of<A>, P...>::type,
                   node_kind::compute, A> {
   static constexpr std::string_view op_name = "transpose";
   static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
@@ -59,7 +59,7 @@ struct transpose_node
 
   static constexpr bool differentiable = true;
   template <std::size_t K, class G>
-  using gradient = typename detail::inverse_transpose<G, std::index_sequence<P...>>::type;
+  using gradient = typename ops::detail::inverse_transpose<G, std::index_sequence<P...>>::type;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
@@ -77,7 +77,7 @@ constexpr auto transpose(const A& a) {
       return make_node<transpose_node<A, (r - 1 - I)...>>(a);
     }(std::make_index_sequence<r>{});
   } else {
-    static_assert(detail::is_permutation<r, P...>(),
+    static_assert(ops::detail::is_permutation<r, P...>(),
                   "typeflow::transpose<perm...>(x): perm must be a permutation of 0 .. rank(x)-1");
     return make_node<transpose_node<A, P...>>(a);
   }

@@ -78,7 +78,7 @@ constexpr bool fetchable_by_name() {
     return false;
   } else {
     using path = graph::path_order<mp::mp_list<N>, mp::mp_list<>>;
-    return !mp::mp_any_of_q<path, typeflow::detail::changes_state_q>::value;
+    return !mp::mp_any_of_q<path, typeflow::session_detail::changes_state_q>::value;
   }
 }
 

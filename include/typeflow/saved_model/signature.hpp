@@ -87,7 +87,7 @@ namespace detail {
 template <class... E>
 constexpr bool keys_unique() {
   constexpr std::size_t d =
-      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
+      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
   if constexpr (d < sizeof...(E)) {
     static_assert(signature_key_is_used_twice<mp::mp_at_c<mp::mp_list<E...>, d>::key>::value,
                   "the keys of a signature's inputs, and of its outputs, are unique: rename one");

@@ -57,7 +57,7 @@ struct run_argument_is_not_a_feed {
   static constexpr bool value = false;
 };
 
-namespace detail {
+namespace session_detail {
 
 /// In a diagnostic: a run reaches this named constant, which the session's roots do not.
 template <fixed_string Constant>
@@ -65,6 +65,6 @@ struct constant_is_not_in_the_sessions_graph {
   static constexpr bool value = false;
 };
 
-}  // namespace detail
+}  // namespace session_detail
 
 }  // namespace typeflow

@@ -74,7 +74,7 @@ struct feed_t {
   Stored value;
 };
 
-namespace detail {
+namespace session_detail {
 
 /// The static shape of a value of type V: shape<I...> for xt::fixed_shape, any_shape_of_rank
 /// for a static rank, void when nothing is static.
@@ -140,7 +140,7 @@ void check_feed_shape(const F& f) {
   if constexpr (shape_of<N>::rank > 0) check_shape<N>(f.value.shape());
 }
 
-}  // namespace detail
+}  // namespace session_detail
 
 /// `feed(x, value)` is TensorFlow's `feed_dict={x: value}`. Any node may be fed; its
 /// inputs are then not evaluated. Scalars convert to the node's element type, tensors
@@ -170,16 +170,16 @@ auto feed(N, const V& value) {
     static_assert(fed_value_must_have_the_node_element_type<N, typename V::value_type>::value,
                   "feed(x, value): the value's element type must be the node's element type");
     return inert{};
-  } else if constexpr (!detail::static_shape_fits<typename detail::static_shape_of<V>::type, S>()) {
+  } else if constexpr (!session_detail::static_shape_fits<typename session_detail::static_shape_of<V>::type, S>()) {
     // An error here means that the value's type fixes a rank or shape that the node's
     // shape does not have.
-    static_assert(cannot_feed_a_value_of_static_shape_to<label_of<N>(), typename detail::static_shape_of<V>::type,
+    static_assert(cannot_feed_a_value_of_static_shape_to<label_of<N>(), typename session_detail::static_shape_of<V>::type,
                                                          S>::value,
                   "feed(x, value): the value's type fixes a rank or shape that x does not have; feed a "
                   "value of x's shape");
     return inert{};
   } else if constexpr (S::rank == 0) {
-    detail::check_shape<N>(value.shape());  // a tensor of one element is not a scalar either
+    session_detail::check_shape<N>(value.shape());  // a tensor of one element is not a scalar either
     return feed_t<N, T>{static_cast<T>(value())};
   } else if constexpr (requires { V::static_layout; } && V::static_layout == xt::layout_type::row_major &&
                        requires { value.data(); }) {
@@ -187,12 +187,12 @@ auto feed(N, const V& value) {
   } else {
     // Ops read tensors in row-major order: another layout (or a lazy expression) is
     // copied once into a row-major container for the run.
-    detail::check_shape<N>(value.shape());
+    session_detail::check_shape<N>(value.shape());
     return feed_t<N, xt::xtensor<T, S::rank>>{xt::xtensor<T, S::rank>(value)};
   }
 }
 
-namespace detail {
+namespace session_detail {
 
 template <class F>
 struct is_feed : std::false_type {};
@@ -215,7 +215,7 @@ auto feeds_of(const A& a) {
 template <class... A>
 inline constexpr bool has_feed_map = (std::is_same_v<boost::hana::tag_of_t<A>, boost::hana::map_tag> || ...);
 
-}  // namespace detail
+}  // namespace session_detail
 
 }  // namespace typeflow
 

@@ -58,7 +58,7 @@ constexpr fetch_list<N...> fetch(const N&... n) {
 
 
 
-namespace detail {
+namespace session_detail {
 template <class N>
 struct effect_output {
   using type = none_t;
@@ -68,16 +68,16 @@ template <class N>
 struct effect_output<N> {
   using type = typename N::output_type;
 };
-}  // namespace detail
+}  // namespace session_detail
 
 /// What fetching N returns: its value as a container (the scalar itself for rank 0), or
 /// the output of an effect node (none_t for group, a train op, an initializer).
 template <class N>
 using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !requires { typename N::forwards; } &&
                                        !requires { typename N::forwards_variable; },
-                                   typename detail::effect_output<N>::type, result_t<N>>;
+                                   typename session_detail::effect_output<N>::type, result_t<N>>;
 
-namespace detail {
+namespace session_detail {
 
 namespace hana = boost::hana;
 
@@ -275,6 +275,6 @@ auto build_fetch_result(Values&& values) {
   return S::template build<0>(reader);
 }
 
-}  // namespace detail
+}  // namespace session_detail
 
 }  // namespace typeflow

@@ -27,7 +27,7 @@ template <class Session, class Fetches, class Fed, class FeedTuple>
 struct run_context {
   using info = graph::path_info<Fetches, Fed>;
   using order = typename info::order;
-  using plan = detail::run_plan<info, Fed, run_context>;
+  using plan = session_detail::run_plan<info, Fed, run_context>;
   using buffers_type = typename plan::buffers;
   /// Plans of scalars only are kept on the stack of run(), not in the session.
   static constexpr bool small_plan =
@@ -46,13 +46,13 @@ struct run_context {
                                      graph::is_variable_node>>;
   const extra_definitions* extra;
 
-  /// What the steps reach (see detail::run_env).
-  using env_type = detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
+  /// What the steps reach (see session_detail::run_env).
+  using env_type = session_detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
   env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this, extra}; }
 
   template <class N>
   auto& buffer() noexcept {
-    return detail::group_items<plan::template location<N>::group>(buffers)[plan::template location<N>::index];
+    return session_detail::group_items<plan::template location<N>::group>(buffers)[plan::template location<N>::index];
   }
 
   /// The value of node N in this run: a reference to a buffer, feed or variable, or the
@@ -60,7 +60,7 @@ struct run_context {
   template <class N>
   decltype(auto) value() {
     auto e = env();
-    return detail::eval(typename plan::template source<N>{}, e);
+    return session_detail::eval(typename plan::template source<N>{}, e);
   }
 
   /// The storage slot of variable V: `.value` and `.initialized`.
@@ -75,7 +75,7 @@ struct run_context {
   }
 };
 
-namespace detail {
+namespace session_detail {
 
 /// A fetch that reaches a named constant built from its type (no values) fails, naming it.
 template <class Extra, class... K>
@@ -92,7 +92,7 @@ template <class Extra, class Fetch>
 Extra fetch_definitions(const Fetch& f) {
   Extra extra;
   if constexpr (!std::is_same_v<Extra, definitions<>>) {
-    for_each_fetched_node(f, [&](const auto& n) { take_definitions(extra, typename Extra::keys{}, n); });
+    for_each_fetched_node(f, [&](const auto& n) { core::detail::take_definitions(extra, typename Extra::keys{}, n); });
     check_fetch_definitions(extra, typename Extra::keys{});
   }
   return extra;
@@ -103,7 +103,7 @@ Extra fetch_definitions(const Fetch& f) {
 template <class Env, class... S>
 void run_steps(Env& env, mp::mp_list<S...>) {
   try {
-    (detail::run_step(S{}, env), ...);
+    (session_detail::run_step(S{}, env), ...);
   } catch (const xt::broadcast_error& e) {
     // Dynamic dims that numpy broadcasting rejects, found when a fed value meets another.
     throw invalid_argument_error(std::string("Incompatible shapes in an elementwise op: ") + e.what());
@@ -124,7 +124,7 @@ auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>) {
   }
 }
 
-}  // namespace detail
+}  // namespace session_detail
 
 
 }  // namespace typeflow

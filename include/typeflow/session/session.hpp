@@ -62,24 +62,24 @@ class session {
   using named_nodes = graph::detail::select<graph::is_named, graph_nodes>;
   /// A session whose graph was rejected at compile time (two nodes of one name): after that
   /// error it runs nothing.
-  static constexpr bool rejected = (detail::is_rejected_graph<Roots>::value && ...) && sizeof...(Roots) > 0;
-  static_assert(detail::check_rejected<Roots...>::value);
-  static_assert(detail::check_names_impl<named_nodes>::value);
+  static constexpr bool rejected = (session_detail::is_rejected_graph<Roots>::value && ...) && sizeof...(Roots) > 0;
+  static_assert(session_detail::check_rejected<Roots...>::value);
+  static_assert(session_detail::check_names_impl<named_nodes>::value);
 
   /// The run-time definitions of the graph (named constants' values, run-time
   /// initializers), taken from the roots.
   using defined_nodes = carried_union_t<Roots...>;
 
-  /// A rejected graph (see detail::rejected_graph) takes the roots given and holds nothing.
+  /// A rejected graph (see session_detail::rejected_graph) takes the roots given and holds nothing.
   template <class... Given>
-    requires(detail::is_rejected_graph<Roots>::value && ...)
+    requires(session_detail::is_rejected_graph<Roots>::value && ...)
   explicit session(const Given&...)
-      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<detail::plan_pools>()) {}
+      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<session_detail::plan_pools>()) {}
 
   explicit session(const Roots&... roots)
-      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<detail::plan_pools>()) {
+      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<session_detail::plan_pools>()) {
     if constexpr (!mp::mp_empty<defined_nodes>::value)
-      detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
+      session_detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
   }
 
   session(const session&) = delete;
@@ -91,15 +91,15 @@ class session {
   /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
   /// feed(x, value) or hana::maps from nodes to values.
   template <class Fetch, class... Feeds>
-  auto run(const Fetch& f, const Feeds&... feeds) -> detail::run_result_t<session, Fetch, Feeds...> {
-    return run_checked<detail::run_result_t<session, Fetch, Feeds...>>(*this, f, feeds...);
+  auto run(const Fetch& f, const Feeds&... feeds) -> session_detail::run_result_t<session, Fetch, Feeds...> {
+    return run_checked<session_detail::run_result_t<session, Fetch, Feeds...>>(*this, f, feeds...);
   }
   /// A run through a const session: only paths that change nothing (no assign, optimizer
   /// update, initializer or print; anything else does not compile). Safe to call from many
   /// threads at once: each run in flight has its own buffers, variables are only read.
   template <class Fetch, class... Feeds>
-  auto run(const Fetch& f, const Feeds&... feeds) const -> detail::run_result_t<const session, Fetch, Feeds...> {
-    return run_checked<detail::run_result_t<const session, Fetch, Feeds...>>(*this, f, feeds...);
+  auto run(const Fetch& f, const Feeds&... feeds) const -> session_detail::run_result_t<const session, Fetch, Feeds...> {
+    return run_checked<session_detail::run_result_t<const session, Fetch, Feeds...>>(*this, f, feeds...);
   }
 
   /// Where typeflow::print writes (std::cerr by default, as tf.Print).
@@ -131,32 +131,32 @@ class session {
   void set_random_seed(std::uint64_t seed) noexcept { vars_->graph_seed = seed; }
 
   /// Runs every variable's initializer (what running global_variables_initializer does).
-  void initialize_all() { detail::initialize_variables(*vars_, variables{}); }
+  void initialize_all() { session_detail::initialize_variables(*vars_, variables{}); }
   template <class V>
   void initialize() {
     static_assert(holds<V>, "the session does not hold this variable");
-    detail::initialize_variable<V>(*vars_);
+    session_detail::initialize_variable<V>(*vars_);
   }
   /// Names of the variables not initialized yet, in graph order.
   std::vector<std::string> uninitialized_names() const {
-    return detail::uninitialized_names(*vars_, variables{});
+    return session_detail::uninitialized_names(*vars_, variables{});
   }
 
  private:
-  using var_storage = detail::session_state<variables, defined_nodes>;
+  using var_storage = session_detail::session_state<variables, defined_nodes>;
 
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
 
-  // A rejected run (see detail::rejected_run) returns an inert value and runs nothing;
+  // A rejected run (see session_detail::rejected_run) returns an inert value and runs nothing;
   // otherwise hana::map feeds are spread into feed_t's and the run goes ahead.
   template <class Result, class Self, class Fetch, class... Feeds>
   static Result run_checked(Self& self, const Fetch& f, const Feeds&... feeds) {
-    if constexpr (detail::is_rejected_run<Result>::value || rejected) {
+    if constexpr (session_detail::is_rejected_run<Result>::value || rejected) {
       return Result{};
-    } else if constexpr (detail::has_feed_map<Feeds...>) {
+    } else if constexpr (session_detail::has_feed_map<Feeds...>) {
       return std::apply([&](const auto&... fs) { return run_impl(self, f, fs...); },
-                        std::tuple_cat(detail::feeds_of(feeds)...));
+                        std::tuple_cat(session_detail::feeds_of(feeds)...));
     } else {
       return run_impl(self, f, feeds...);
     }
@@ -166,24 +166,24 @@ class session {
   static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
 
   std::unique_ptr<var_storage> vars_;
-  std::unique_ptr<detail::plan_pools> plans_;  // the buffers of its plans' runs
+  std::unique_ptr<session_detail::plan_pools> plans_;  // the buffers of its plans' runs
   std::ostream* print_stream_ = &std::cerr;
 };
 
 // Each root as given, or every root a rejected_graph naming the name used twice.
 template <class... Roots>
-session(Roots...) -> session<detail::guided_root<Roots, Roots...>...>;
+session(Roots...) -> session<session_detail::guided_root<Roots, Roots...>...>;
 
 template <class... Roots>
 template <class Self, class Fetch, class... Feeds>
 inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&... feeds) {
-  // run() has rejected every ill-formed run before this point (detail::diagnose_run).
-  if constexpr (mp::mp_empty<typename detail::fetches_of<Fetch>::type>::value) {
+  // run() has rejected every ill-formed run before this point (session_detail::diagnose_run).
+  if constexpr (mp::mp_empty<typename session_detail::fetches_of<Fetch>::type>::value) {
     // An empty fetch runs nothing (TensorFlow's sess.run([])); its feeds are still checked.
-    (detail::check_feed_shape(feeds), ...);
-    return detail::build_fetch_result<Fetch>(std::tuple<>{});
+    (session_detail::check_feed_shape(feeds), ...);
+    return session_detail::build_fetch_result<Fetch>(std::tuple<>{});
   } else {
-    using fetches = typename detail::fetches_of<Fetch>::type;
+    using fetches = typename session_detail::fetches_of<Fetch>::type;
     using fed = mp::mp_list<typename Feeds::node_type...>;
     using feed_tuple = std::tuple<const Feeds&...>;
     using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
@@ -193,11 +193,11 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     using effect_vars = graph::detail::concat<mp::mp_transform<reads_of, order>>;
     using checked_vars = mp::mp_unique<mp::mp_append<read_vars, effect_vars>>;
     // Everything that can be rejected is rejected before anything runs.
-    (detail::check_feed_shape(feeds), ...);
+    (session_detail::check_feed_shape(feeds), ...);
     // One branch for all the flags, the error built out of line: the common path stays
     // short enough for the compiler to keep a training loop's values in registers.
-    if (!detail::all_initialized(*self.vars_, checked_vars{}))
-      detail::throw_uninitialized(*self.vars_, checked_vars{});
+    if (!session_detail::all_initialized(*self.vars_, checked_vars{}))
+      session_detail::throw_uninitialized(*self.vars_, checked_vars{});
 
     using buffers_type = typename ctx_t::buffers_type;
     using env_type = typename ctx_t::env_type;
@@ -205,7 +205,7 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     using sources = mp::mp_transform<plan::template source, fetches>;
     using results = mp::mp_transform<fetch_result_t, fetches>;
     const feed_tuple feed_refs(feeds...);
-    const auto extra = detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
+    const auto extra = session_detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
     // Steps and fetches go through env (detail functions named by short types), not
     // through ctx's members (named by the session); effect nodes get ctx.
     if constexpr (ctx_t::small_plan) {
@@ -213,20 +213,20 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
       buffers_type bufs{};
       ctx_t ctx{self, feed_refs, bufs, &extra};
       env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
-      detail::run_steps(env, typename plan::steps{});
-      return detail::collect<Fetch>(env, sources{}, results{});
+      session_detail::run_steps(env, typename plan::steps{});
+      return session_detail::collect<Fetch>(env, sources{}, results{});
     } else if constexpr (std::is_const_v<Self>) {
-      const detail::plan_pools::lease<buffers_type> lease(*self.plans_, detail::plan_id<ctx_t>);
+      const session_detail::plan_pools::lease<buffers_type> lease(*self.plans_, session_detail::plan_id<ctx_t>);
       ctx_t ctx{self, feed_refs, lease.get(), &extra};
       env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
-      detail::run_steps(env, typename plan::steps{});
-      return detail::collect<Fetch>(env, sources{}, results{});
+      session_detail::run_steps(env, typename plan::steps{});
+      return session_detail::collect<Fetch>(env, sources{}, results{});
     } else {
-      auto& bufs = self.plans_->template own<buffers_type>(detail::plan_id<ctx_t>);
+      auto& bufs = self.plans_->template own<buffers_type>(session_detail::plan_id<ctx_t>);
       ctx_t ctx{self, feed_refs, bufs, &extra};
       env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
-      detail::run_steps(env, typename plan::steps{});
-      return detail::collect<Fetch>(env, sources{}, results{});
+      session_detail::run_steps(env, typename plan::steps{});
+      return session_detail::collect<Fetch>(env, sources{}, results{});
     }
   }
 }

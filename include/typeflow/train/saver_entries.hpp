@@ -106,7 +106,7 @@ struct first_duplicate_key;
 template <class... E>
 struct first_duplicate_key<mp::mp_list<E...>> {
   static constexpr std::size_t value =
-      typeflow::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
+      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
 };
 
 template <class L, std::size_t I = first_duplicate_key<L>::value>

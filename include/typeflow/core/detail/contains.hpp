@@ -6,7 +6,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace core::detail {
 
 /// Membership without instantiating a class per query: builtin type identity over a pack.
 template <class L, class V>
@@ -34,6 +34,6 @@ struct count_impl<L<T...>, V> {
     return n;
   }();
 };
-}  // namespace detail
+}  // namespace core::detail
 
 }  // namespace typeflow

@@ -9,7 +9,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace core::detail {
 
 /// The index of the first of `names` that an earlier one equals, or N if all differ.
 /// Compile-time checks call it on the names of a type list, spelled as an array:
@@ -22,6 +22,6 @@ constexpr std::size_t first_duplicate(const std::array<std::string_view, N>& nam
   return N;
 }
 
-}  // namespace detail
+}  // namespace core::detail
 
 }  // namespace typeflow

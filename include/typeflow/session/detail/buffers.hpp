@@ -15,7 +15,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/session/fetch.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 // Buffer of a materialized node: its value for elementwise and compute ops, its own
 // output for effects that have one.
@@ -164,4 +164,4 @@ std::array<T, Count>& group_items(buffer_group<G, T, Count>& b) noexcept {
 }
 
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

@@ -16,7 +16,7 @@
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/session/diagnostics.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 // --- a rejected graph ------------------------------------------------------------------------
 //
@@ -103,7 +103,7 @@ struct check_names_impl {
 // run() does not check inside its own body: there, the compiler's "required from" lines would
 // spell the fetch's type, which for a graph of shared nodes grows exponentially with its depth
 // (an 800-node chain misused once printed for minutes). It first names what is wrong as a
-// short diagnostic type D (detail::diagnose_run, session/detail/run_result.hpp) and, if
+// short diagnostic type D (session_detail::diagnose_run, session/detail/run_result.hpp) and, if
 // anything is, returns rejected_run<D, R>. A function's return type is completed where it is
 // called, so D's static_assert fires in the caller's context: one error naming the user's
 // names, no graph type. The value then behaves as the run's result R would, so that no second
@@ -178,4 +178,4 @@ struct changes_state_q {
   using fn = std::bool_constant<changes_state<N>()>;
 };
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

@@ -24,7 +24,7 @@
 
 namespace typeflow {
 
-namespace detail {
+namespace session_detail {
 
 // How an operand of shape S is indexed inside a fused elementwise tree whose output has
 // Total elements and whose broadcast operands have Row elements: by the output's flat
@@ -148,7 +148,7 @@ enum class value_role {
   fused,     // fusible: part of the loop of its tree's root
 };
 
-}  // namespace detail
+}  // namespace session_detail
 
 namespace graph {
 
@@ -166,7 +166,7 @@ struct path_info : path_structure<Fetches, Fed> {
 
  private:
   static constexpr const auto& entries =
-      typeflow::detail::fusion_entries_of<Fetches, Fed, typename table::edges, order>::value;
+      typeflow::session_detail::fusion_entries_of<Fetches, Fed, typename table::edges, order>::value;
 
   template <class N, std::size_t I = index_c<N>::value>
   struct fusible_impl : std::bool_constant<entries.fusible[I]> {};
@@ -208,7 +208,7 @@ struct path_info : path_structure<Fetches, Fed> {
   template <class N>
   struct tree_impl {
     // One fold of | (see detail::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
-    using type = typename typeflow::detail::tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
+    using type = typename typeflow::session_detail::tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
   };
 
  public:
@@ -239,7 +239,7 @@ struct path_info : path_structure<Fetches, Fed> {
   /// The number of elements of the row operands of R's flat loop (0: no flat loop).
   template <class R>
   using flat_row_c =
-      typename typeflow::detail::flat_row_of<shape_of<R>, typename tree_shapes_impl<R>::type>::type;
+      typename typeflow::session_detail::flat_row_of<shape_of<R>, typename tree_shapes_impl<R>::type>::type;
   template <class R>
   static constexpr std::size_t flat_row = flat_row_c<R>::value;
 
@@ -259,7 +259,7 @@ struct path_info : path_structure<Fetches, Fed> {
   static constexpr bool flat = flat_c<R>::value;
 
  private:
-  using value_role = typeflow::detail::value_role;
+  using value_role = typeflow::session_detail::value_role;
   template <class N, value_role Role = (detail::in_short_list<Fed, N>::value || N::kind == node_kind::leaf)
                                            ? value_role::input
                                        : !fusible_c<N>::value ? value_role::computed

@@ -13,7 +13,7 @@
 #include "typeflow/session/detail/fusion.hpp"
 #include "typeflow/session/detail/steps.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 /// Where a run reads a node's value (run_plan::source).
 enum class source_kind {
@@ -240,4 +240,4 @@ struct run_plan {
 };
 
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

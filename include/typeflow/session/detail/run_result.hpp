@@ -16,7 +16,7 @@
 #include "typeflow/session/feed.hpp"
 #include "typeflow/session/fetch.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 /// The first of N... (a path, in order) for which the flag is set, as an index, or the count.
 template <std::size_t Count>
@@ -43,7 +43,7 @@ consteval auto diagnose_path(mp::mp_list<N...>) {
   constexpr bool unfed[] = {(placeholder_node_type<N> && !graph::detail::in_short_list<Fed, N>::value)...,
                             true};
   constexpr bool unheld[] = {(variable_node_type<N> && !graph::detail::in_short_list<Fed, N>::value &&
-                              !contains_impl<vars, N>::value)...,
+                              !core::detail::contains_impl<vars, N>::value)...,
                              true};
   // Variables that effect nodes read or write without an edge: mostly none.
   // Two lists, not one of 2N: clang bounds a fold expression at 256 operands by default.
@@ -149,4 +149,4 @@ struct run_result {
 template <class Self, class Fetch, class... Args>
 using run_result_t = typename run_result<Self, Fetch, Args...>::type;
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

@@ -15,7 +15,7 @@
 #include "typeflow/session/detail/storage.hpp"
 #include "typeflow/session/diagnostics.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 // --- what a run executes, described by types with short names -----------------------------
 //
@@ -117,7 +117,7 @@ const auto& eval(buf_src<G, J> b, E& e) {
 }
 template <class Fn, class... S, class E>
 auto eval(fn_src<Fn, S...>, E& e) {
-  return apply_elementwise<Fn>(eval(S{}, e)...);
+  return ops::detail::apply_elementwise<Fn>(eval(S{}, e)...);
 }
 template <class N, class... S, class E>
 auto eval(node_src<N, S...>, E& e) {
@@ -211,4 +211,4 @@ void run_step(effect_step<N, Ctx>, E& e) {
 }
 
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail

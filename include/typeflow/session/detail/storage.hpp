@@ -15,7 +15,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/init.hpp"
 
-namespace typeflow::detail {
+namespace typeflow::session_detail {
 
 template <class V>
 struct variable_slot {
@@ -133,7 +133,7 @@ void initialize_variables(State& st, mp::mp_list<V...>) {
 /// node built from its type, not by its factory) is an error naming it.
 template <class Defs, class... K, class... R>
 void take_root_definitions(Defs& defs, mp::mp_list<K...>, const R&... roots) {
-  (take_definition<K>(defs, roots...), ...);
+  (core::detail::take_definition<K>(defs, roots...), ...);
   std::string missing;
   ((defs.template slot<K>().present || !missing.empty() ? void() : void(missing = K::name.view())), ...);
   if (!missing.empty())
@@ -159,4 +159,4 @@ template <class Vars, class... V>
   throw failed_precondition_error("Attempting to use uninitialized value " + name);
 }
 
-}  // namespace typeflow::detail
+}  // namespace typeflow::session_detail
