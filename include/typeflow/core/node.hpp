@@ -23,16 +23,32 @@ namespace typeflow {
 
 namespace mp = boost::mp11;
 
+/// A node's kind, `N::kind`, from a base that does not name the node.
+///
+/// A static data member of a class whose arguments spell a node (the node's own class, a
+/// planning class of its path) is, once used, a symbol whose mangled name spells the
+/// node's type, and so its whole graph; g++ names every symbol it creates, in time growing
+/// with the square of the name's length. Over the nodes of a deep graph that is cubic:
+/// for the gradient of the 800-node chain (benchmarks/compile) it was most of the compile.
+/// So the values every node has live in small bases named by what they hold
+/// (`kind_tag<K>::kind`: one symbol for all nodes of a kind), and the planning classes
+/// answer with types. For the same reason a facade's default constructor stays trivial
+/// (no default member initializer): std::tuple's value-initialization calls it, a
+/// function per node type otherwise.
+template <node_kind K>
+struct kind_tag {
+  static constexpr node_kind kind = K;
+};
+
 /// What most nodes are: an element type, a shape, inputs and a kind, and the run-time
 /// definitions the inputs carry (core/definition.hpp; empty and free when they carry none).
 template <class T, class S, node_kind K, class... In>
-struct node_facade : node_base {
+struct node_facade : node_base, kind_tag<K> {
   using value_type = T;
   using shape_type = S;
   using inputs = mp::mp_list<In...>;
-  static constexpr node_kind kind = K;
   using carried = carried_union_t<In...>;
-  [[no_unique_address]] definitions_t<carried> defs{};
+  [[no_unique_address]] definitions_t<carried> defs;
 };
 
 /// node_facade of a node that also writes the variables Targets... (its `targets`, graph
@@ -40,14 +56,13 @@ struct node_facade : node_base {
 template <class T, class S, node_kind K, class Targets, class... In>
 struct writer_facade;
 template <class T, class S, node_kind K, class... Targets, class... In>
-struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base {
+struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base, kind_tag<K> {
   using value_type = T;
   using shape_type = S;
   using inputs = mp::mp_list<In...>;
   using targets = mp::mp_list<Targets...>;
-  static constexpr node_kind kind = K;
   using carried = carried_union_t<In..., Targets...>;
-  [[no_unique_address]] definitions_t<carried> defs{};
+  [[no_unique_address]] definitions_t<carried> defs;
 };
 
 // --- traits with defaults ---------------------------------------------------------------

@@ -43,17 +43,26 @@ auto apply_elementwise(A&&... a) {
 }
 }  // namespace ops::detail
 
+namespace ops::detail {
+// What an elementwise node's op says of itself, in a base named by Fn alone (see
+// kind_tag in core/node.hpp: no static data member in a class that spells the inputs).
+template <class Fn>
+struct elementwise_op {
+  static constexpr std::string_view op_name = Fn::op_name;
+  // The gradient rule lives with the scalar function: Fn::gradient<K, G, Self, In...>.
+  static constexpr bool differentiable = typeflow::differentiable<Fn>;
+};
+}  // namespace ops::detail
+
 template <class Fn, class... In>
 struct elementwise_node
     : node_facade<ops::detail::fn_result_t<Fn, value_type_of<In>...>,
-                  typename ops::detail::broadcast_all<shape_of<In>...>::type, node_kind::elementwise, In...> {
-  static constexpr std::string_view op_name = Fn::op_name;
+                  typename ops::detail::broadcast_all<shape_of<In>...>::type, node_kind::elementwise, In...>,
+      ops::detail::elementwise_op<Fn> {
   using function = Fn;
   template <class... N>
   using rebind = elementwise_node<Fn, N...>;
 
-  // The gradient rule lives with the scalar function: Fn::gradient<K, G, Self, In...>.
-  static constexpr bool differentiable = typeflow::differentiable<Fn>;
   template <std::size_t K, class G>
   using gradient = typename Fn::template gradient<K, G, elementwise_node, In...>;
 

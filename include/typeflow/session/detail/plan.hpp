@@ -177,12 +177,12 @@ struct run_plan {
   };
 
   // The flat loop expression of the tree under root R.
+  // (No static data member here: each would be a symbol per node whose mangled name spells
+  // this class's arguments, the whole path; g++ names every such symbol, in time growing
+  // with the square of the name's length: 2.4 s of the 400-node gradient's compile.)
   template <class R, class M, bool = Info::template fusible_c<M>::value>
   struct flat_impl {
-    static constexpr std::size_t n = shape_of<M>::size;
-    using type = flat_leaf<typename source_impl<M>::type, n == shape_of<R>::size ? flat_read::by_element
-                                                          : n == 1                ? flat_read::single
-                                                                                  : flat_read::by_row>;
+    using type = flat_leaf<typename source_impl<M>::type, flat_read_of(shape_of<M>::size, shape_of<R>::size)>;
   };
   template <class R, class M, class In>
   struct flat_fn_impl;

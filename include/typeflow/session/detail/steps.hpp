@@ -59,6 +59,10 @@ struct effect_step {};  // N::run(ctx)
 // output's shape), as its one element, or by the index within a row (the operand is a
 // trailing part of the output's shape, a bias row).
 enum class flat_read { by_element, single, by_row };
+/// How a leaf of n elements is read in the flat loop of a root of `root` elements.
+constexpr flat_read flat_read_of(std::size_t n, std::size_t root) {
+  return n == root ? flat_read::by_element : n == 1 ? flat_read::single : flat_read::by_row;
+}
 
 // A flat loop's expression: Fn over its arguments, or an operand read as Read says.
 template <class Fn, class... X>
