@@ -109,6 +109,10 @@ static_assert(tf::core::detail::first_duplicate(names3{"a", "b", "a"}) == 2);
 static_assert(tf::core::detail::first_duplicate(names3{"a", "b", "b"}) == 2);
 static_assert(tf::core::detail::first_duplicate(std::array<std::string_view, 4>{"x", "y", "y", "x"}) == 2);
 static_assert(tf::core::detail::first_duplicate(std::array<std::string_view, 0>{}) == 0);
+// ... and its form over names as template arguments (names of different lengths).
+static_assert(tf::core::detail::first_duplicate_of<tf::fixed_string{"ab"}, tf::fixed_string{"b"}, tf::fixed_string{"ab"}> == 2);
+static_assert(tf::core::detail::first_duplicate_of<tf::fixed_string{"a"}, tf::fixed_string{"ab"}> == 2);
+static_assert(tf::core::detail::first_duplicate_of<> == 0);
 
 // --- what gets a buffer ---------------------------------------------------------------
 template <class Fetches, class Fed = mp_list<>>

@@ -242,7 +242,7 @@ TEST_CASE("saver: duplicate keys known at compile time do not compile; keys are 
   static_assert(std::is_same_v<ok, train::saver<tf::mp::mp_list<train::saved_as_t<"dup/a", decltype(a)>,
                                                                     train::saved_as_t<"x", decltype(b)>>>>);
   static_assert(train::detail::first_duplicate_key<tf::mp::mp_list<train::saved_as_t<"k", decltype(a)>,
-                                                                   train::saved_as_t<"k", decltype(b)>>>::value == 1);
+                                                                   train::saved_as_t<"k", decltype(b)>>> == 1);
   // the same variable under two keys is allowed (it is written twice)
   tf::session sess(a);
   sess.initialize_all();

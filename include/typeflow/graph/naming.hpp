@@ -16,6 +16,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 
+#include "typeflow/core/detail/find_named.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
@@ -83,11 +84,7 @@ struct graph_description {
   }
 
   /// The description of the node named `name`, or nullptr.
-  const node_description* find(std::string_view name) const {
-    for (const auto& n : nodes)
-      if (n.name == name) return &n;
-    return nullptr;
-  }
+  const node_description* find(std::string_view name) const noexcept { return core::detail::find_named(nodes, name); }
 };
 
 namespace graph {

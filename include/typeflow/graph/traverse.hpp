@@ -15,7 +15,6 @@
 // session/detail/fusion.hpp (graph::path_info) and session/detail/plan.hpp.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -334,19 +333,11 @@ struct path_structure {
 
 // --- unique names ------------------------------------------------------------------------
 
-namespace detail {
-template <class L>
-struct first_duplicate_name_impl;
-template <class... N>
-struct first_duplicate_name_impl<mp::mp_list<N...>> {
-  static constexpr std::size_t value =
-      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(N)>{N::name.view()...});
-};
-}  // namespace detail
-
 /// Index in Named (an mp_list of named nodes) of the first node whose name an earlier
 /// node already has, or the list's size.
 template <class Named>
-inline constexpr std::size_t first_duplicate_name = detail::first_duplicate_name_impl<Named>::value;
+inline constexpr std::size_t first_duplicate_name = 0;
+template <class... N>
+inline constexpr std::size_t first_duplicate_name<mp::mp_list<N...>> = core::detail::first_duplicate_of<N::name...>;
 
 }  // namespace typeflow::graph

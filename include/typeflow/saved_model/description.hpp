@@ -25,19 +25,16 @@
 #include <string>
 #include <vector>
 
+#include "typeflow/core/detail/find_named.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/io/checkpoint_format.hpp"
+#include "typeflow/io/format_version.hpp"
 #include "typeflow/io/json.hpp"
 #include "typeflow/saved_model/signature.hpp"
 
 namespace typeflow::saved_model {
 
-inline constexpr std::uint32_t saved_model_format_major = 1;
-inline constexpr std::uint32_t saved_model_format_minor = 0;
-inline constexpr std::string_view saved_model_format_name = "typeflow saved model";
-inline constexpr std::string_view saved_model_filename = "saved_model.json";
-inline constexpr std::string_view variables_filename = "variables/variables";
 /// Largest saved_model.json read.
 inline constexpr std::uint64_t max_description_bytes = std::uint64_t{64} << 20;
 
@@ -56,12 +53,19 @@ struct meta_graph_description {
     for (std::size_t i = 0; i < tags.size(); ++i) s += (i ? ", " : "") + tags[i];
     return s + "}";
   }
-  const signature_description* find_signature(std::string_view name) const {
-    for (const auto& s : signatures)
-      if (s.name == name) return &s;
-    return nullptr;
+  const signature_description* find_signature(std::string_view name) const noexcept {
+    return core::detail::find_named(signatures, name);
   }
 };
+
+/// The version written; a reader reads its major version and older (io/format_version.hpp).
+inline constexpr std::uint32_t saved_model_format_major = 1;
+inline constexpr std::uint32_t saved_model_format_minor = 0;
+/// The description's "format" member, which tells it from any other JSON file.
+inline constexpr std::string_view saved_model_format_name = "typeflow saved model";
+/// The files of an export directory, as TensorFlow lays them out (saved_model.pb there).
+inline constexpr std::string_view saved_model_filename = "saved_model.json";
+inline constexpr std::string_view variables_filename = "variables/variables";
 
 /// The whole of saved_model.json.
 struct saved_model_description {
@@ -216,10 +220,8 @@ inline saved_model_description parse_description(std::string_view text, const st
     r.fail("version", "is not [major, minor]");
   d.format_major = static_cast<std::uint32_t>(version[0].as_int());
   d.format_minor = static_cast<std::uint32_t>(version[1].as_int());
-  if (d.format_major > saved_model_format_major)
-    throw failed_precondition_error("SavedModel " + file + " has format version " + std::to_string(d.format_major) +
-                                    "." + std::to_string(d.format_minor) + ", newer than this typeflow reads (" +
-                                    std::to_string(saved_model_format_major) + ".x): update typeflow");
+  io::refuse_newer_major_version<failed_precondition_error>("SavedModel", file, d.format_major, d.format_minor,
+                                                            saved_model_format_major);
 
   const auto& vars = r.member(root, "variables", "");
   d.variables_file = r.string(vars, "file", "variables");

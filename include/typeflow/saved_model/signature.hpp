@@ -17,7 +17,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -82,12 +81,17 @@ struct signature_output_has_no_value {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: two signatures of one meta graph have this name.
+template <fixed_string Name>
+struct signature_name_is_used_twice {
+  static constexpr bool value = false;
+};
+
 namespace detail {
 
 template <class... E>
 constexpr bool keys_unique() {
-  constexpr std::size_t d =
-      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
+  constexpr std::size_t d = core::detail::first_duplicate_of<E::key...>;
   if constexpr (d < sizeof...(E)) {
     static_assert(signature_key_is_used_twice<mp::mp_at_c<mp::mp_list<E...>, d>::key>::value,
                   "the keys of a signature's inputs, and of its outputs, are unique: rename one");
@@ -161,21 +165,9 @@ struct signature_map_t {
   using signatures = mp::mp_list<Sigs...>;
 };
 
-/// In a diagnostic: two signatures of one meta graph have this name.
-template <fixed_string Name>
-struct signature_name_is_used_twice {
-  static constexpr bool value = false;
-};
-
 template <fixed_string... N, class... I, class... O>
 constexpr auto signature_map(signature_def<N, I, O>...) {
-  constexpr std::array<std::string_view, sizeof...(N) + 1> names{N.view()..., std::string_view{}};
-  constexpr std::size_t dup = [&] {
-    for (std::size_t i = 0; i < sizeof...(N); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (names[i] == names[j]) return i;
-    return sizeof...(N);
-  }();
+  constexpr std::size_t dup = core::detail::first_duplicate_of<N...>;
   if constexpr (dup < sizeof...(N)) {
     static_assert(signature_name_is_used_twice<mp::mp_at_c<mp::mp_list<signature_def<N, I, O>...>, dup>::name>::value,
                   "saved_model::signature_map(signatures...): every signature of a meta graph has its own name");

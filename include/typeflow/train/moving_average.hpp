@@ -35,6 +35,7 @@
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/state.hpp"
 #include "typeflow/ops/variable.hpp"
+#include "typeflow/train/hyperparameter.hpp"
 #include "typeflow/train/saver.hpp"
 
 namespace typeflow::train {
@@ -151,12 +152,6 @@ struct ema_apply_node
   }
 };
 
-/// In a diagnostic: a moving average's decay must be a number or a scalar node.
-template <fixed_string MovingAverage>
-struct the_decay_must_be_a_number_or_a_scalar_node {
-  static constexpr bool value = false;
-};
-
 /// tf.train.ExponentialMovingAverage named Name, with its decay node Decay and an optional
 /// num_updates node.
 template <fixed_string Name, class Decay, class NumUpdates = void>
@@ -246,23 +241,15 @@ class exponential_moving_average_t {
 };
 
 namespace detail {
+/// The decay node: a scalar node, or a number in [0, 1] as the named constant "<Name>/decay".
 template <fixed_string Name, class D>
 auto ema_decay(const D& decay) {
-  if constexpr (node<D>) {
-    if constexpr (shape_of<D>::rank != 0) {
-      static_assert(the_decay_must_be_a_number_or_a_scalar_node<Name>::value,
-                    "exponential_moving_average(decay): decay must be a number or a scalar node");
-      return constant<0.0>();  // inert: the error above is the one to read
-    } else {
-      return decay;
-    }
-  } else {
-    static_assert(std::is_arithmetic_v<D>, "exponential_moving_average(decay): decay must be a number or a scalar node");
+  if constexpr (std::is_arithmetic_v<D>) {
     if (!(decay >= 0.0 && decay <= 1.0))
       throw invalid_argument_error("ExponentialMovingAverage " + std::string(Name.view()) + ": decay " +
                                    std::to_string(double(decay)) + " is not in [0, 1]");
-    return typeflow::constant<join_names<Name, "decay">(), double, scalar>(static_cast<double>(decay));
   }
+  return hyperparameter<Name, "decay">(decay);
 }
 }  // namespace detail
 

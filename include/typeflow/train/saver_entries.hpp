@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -102,14 +103,11 @@ template <class... A>
 using entries_t = mp::mp_append<mp::mp_list<>, typename entries_of_arg<A>::type...>;
 
 template <class L>
-struct first_duplicate_key;
+inline constexpr std::size_t first_duplicate_key = 0;
 template <class... E>
-struct first_duplicate_key<mp::mp_list<E...>> {
-  static constexpr std::size_t value =
-      typeflow::core::detail::first_duplicate(std::array<std::string_view, sizeof...(E)>{E::key.view()...});
-};
+inline constexpr std::size_t first_duplicate_key<mp::mp_list<E...>> = core::detail::first_duplicate_of<E::key...>;
 
-template <class L, std::size_t I = first_duplicate_key<L>::value>
+template <class L, std::size_t I = first_duplicate_key<L>>
 struct check_unique_keys {
   static constexpr bool value = true;
 };
@@ -189,18 +187,36 @@ auto* storage_data(Storage& s) noexcept {
 template <class E>
 using variable_of = typename E::variable;
 
+/// What the run-time tables say of every entry: its checkpoint key, and its variable's name,
+/// dtype and shape.
+struct entry_description {
+  std::string_view key;
+  std::string_view variable;
+  typeflow::dtype dtype;
+  std::span<const std::uint64_t> shape;
+};
+
+/// Calls f(description, slot, entry) for each entry of EntryList, in the saver's order, where
+/// slot is the entry's variable's slot in `sess` (const for a const session) and entry an
+/// mp_identity of the entry's type.
+template <class EntryList, class Session, class F>
+void for_each_entry(Session& sess, F&& f) {
+  mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto entry) {
+    using E = typename decltype(entry)::type;
+    using V = typename E::variable;
+    using M = variable_meta<V>;
+    f(entry_description{E::key.view(), V::name.view(), dtype_of<typename M::T>, M::dims}, sess.template slot<V>(),
+      entry);
+  });
+}
+
 /// The run-time table of a save: per entry, the tensor written and its variable's state.
 template <class EntryList, class Session>
 std::vector<io::saved_variable> saved_variables(const Session& sess) {
   std::vector<io::saved_variable> out;
   out.reserve(mp::mp_size<EntryList>::value);
-  mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto id) {
-    using E = typename decltype(id)::type;
-    using V = typename E::variable;
-    using M = variable_meta<V>;
-    const auto& slot = sess.template slot<V>();
-    out.push_back({{E::key.view(), dtype_of<typename M::T>, M::dims, storage_data(slot.value)}, V::name.view(),
-                   slot.initialized});
+  for_each_entry<EntryList>(sess, [&](const entry_description& d, const auto& slot, auto) {
+    out.push_back({{d.key, d.dtype, d.shape, storage_data(slot.value)}, d.variable, slot.initialized});
   });
   return out;
 }
@@ -213,13 +229,10 @@ std::vector<io::restored_variable> restored_variables(Session& sess) {
   using variables = mp::mp_transform<variable_of, EntryList>;
   std::vector<io::restored_variable> out;
   out.reserve(mp::mp_size<EntryList>::value);
-  mp::mp_for_each<mp::mp_transform<mp::mp_identity, EntryList>>([&](auto id) {
-    using E = typename decltype(id)::type;
-    using V = typename E::variable;
-    using M = variable_meta<V>;
-    auto& slot = sess.template slot<V>();
-    out.push_back({E::key.view(), V::name.view(), dtype_of<typename M::T>, M::dims,
-                   static_cast<void*>(storage_data(slot.value)), &slot.initialized, count_v<variables, V> > 1});
+  for_each_entry<EntryList>(sess, [&](const entry_description& d, auto& slot, auto entry) {
+    using V = typename decltype(entry)::type::variable;
+    out.push_back({d.key, d.variable, d.dtype, d.shape, static_cast<void*>(storage_data(slot.value)), &slot.initialized,
+                   count_v<variables, V> > 1});
   });
   return out;
 }

@@ -43,9 +43,11 @@
 #include <utility>
 #include <vector>
 
+#include "typeflow/core/detail/find_named.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/io/crc32c.hpp"
+#include "typeflow/io/format_version.hpp"
 
 namespace typeflow::io {
 
@@ -107,11 +109,7 @@ struct checkpoint_header {
   std::vector<tensor_info> tensors;
 
   /// The tensor named `name`, or nullptr.
-  const tensor_info* find(std::string_view name) const noexcept {
-    for (const auto& t : tensors)
-      if (t.name == name) return &t;
-    return nullptr;
-  }
+  const tensor_info* find(std::string_view name) const noexcept { return core::detail::find_named(tensors, name); }
 };
 
 /// A tensor to write: `data` points to num_elements native-endian values of `dtype`.
@@ -273,10 +271,7 @@ inline std::uint32_t crc_of_native(const void* data, std::uint64_t bytes, typefl
 
 /// A reader refuses a newer major version (InvalidArgument, naming the file).
 inline void check_version(const std::string& path, std::uint32_t major, std::uint32_t minor) {
-  if (major > checkpoint_format_major)
-    throw invalid_argument_error("Checkpoint " + path + " has format version " + std::to_string(major) + "." +
-                                 std::to_string(minor) + ", newer than this typeflow reads (" +
-                                 std::to_string(checkpoint_format_major) + ".x): upgrade typeflow to read it");
+  refuse_newer_major_version<invalid_argument_error>("Checkpoint", path, major, minor, checkpoint_format_major);
 }
 
 /// A bool tensor read from a file must hold only 0 and 1.

@@ -2,7 +2,6 @@
 // of a run's path, each raising one diagnostic of session/diagnostics.hpp.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -58,11 +57,11 @@ struct check_rejected<rejected_graph<D, Culprits...>, More...> {
   static constexpr bool value = graph_rejection<D, Culprits...>::value;
 };
 
-template <class Named>
-struct names_of;
-template <class... N>
-struct names_of<mp::mp_list<N...>> {
-  static constexpr std::array<std::string_view, sizeof...(N)> value{N::name.view()...};
+/// Quoted metafunction: does a node have N's name?
+template <class N>
+struct has_the_name_of {
+  template <class M>
+  using fn = std::bool_constant<M::name == N::name>;
 };
 
 /// The first two nodes of Named (the named nodes of a graph, in graph order) that share a
@@ -75,13 +74,8 @@ template <class Named, std::size_t I>
   requires(I < mp::mp_size<Named>::value)
 struct name_clash<Named, I> {
   using second = mp::mp_at_c<Named, I>;
-  static constexpr std::size_t first_index = [] {
-    std::size_t j = 0;
-    while (names_of<Named>::value[j] != second::name.view()) ++j;
-    return j;
-  }();
-  using type = rejected_graph<two_nodes_of_the_graph_have_the_name<second::name>, mp::mp_at_c<Named, first_index>,
-                              second>;
+  using first = mp::mp_at<Named, mp::mp_find_if_q<Named, has_the_name_of<second>>>;
+  using type = rejected_graph<two_nodes_of_the_graph_have_the_name<second::name>, first, second>;
 };
 
 /// The root a deduced session<Roots...> takes for R: R, or the rejected_graph of the graph

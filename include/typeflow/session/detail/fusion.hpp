@@ -174,11 +174,10 @@ struct path_info : path_structure<Fetches, Fed> {
   struct fusible_impl<N, detail::npos> : std::false_type {};
 
  public:
-  /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value.
+  /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value (a
+  /// bool_constant: no static data member here, whose symbol would spell the graph).
   template <class N>
   using fusible_c = fusible_impl<N>;
-  template <class N>
-  static constexpr bool fusible = fusible_c<N>::value;
 
  private:
   template <class N, bool = fusible_c<N>::value>
@@ -255,8 +254,6 @@ struct path_info : path_structure<Fetches, Fed> {
   /// every operand indexed by the flat index, the row index, or not at all.
   template <class R>
   using flat_c = flat_impl<R>;
-  template <class R>
-  static constexpr bool flat = flat_c<R>::value;
 
  private:
   using value_role = typeflow::session_detail::value_role;
