@@ -116,22 +116,22 @@ static_assert(tf::core::detail::first_duplicate_of<> == 0);
 
 // --- what gets a buffer ---------------------------------------------------------------
 template <class Fetches, class Fed = mp_list<>>
-using info = tf::graph::path_info<Fetches, Fed>;
+using info = tf::session_detail::path_info<Fetches, Fed>;
 
 // b = (x * 2) + y fetched: x * 2 is fused into the add; b, a fetch, gets a buffer.
-static_assert(!info<mp_list<B>>::materialized<A>);
-static_assert(info<mp_list<B>>::materialized<B>);
+static_assert(!info<mp_list<B>>::materialized_c<A>::value);
+static_assert(info<mp_list<B>>::materialized_c<B>::value);
 // Leaves never get a buffer (placeholders are read from the feeds).
-static_assert(!info<mp_list<B>>::materialized<X> && !info<mp_list<B>>::materialized<Two>);
+static_assert(!info<mp_list<B>>::materialized_c<X>::value && !info<mp_list<B>>::materialized_c<Two>::value);
 // A node needed twice is computed once, into a buffer.
-static_assert(info<mp_list<E>>::materialized<A>);
+static_assert(info<mp_list<E>>::materialized_c<A>::value);
 // A node a compute op reads is materialized (reductions and matmul read containers).
-static_assert(info<mp_list<S>>::materialized<A> && info<mp_list<S>>::materialized<S>);
-static_assert(info<mp_list<M>>::materialized<B>);
+static_assert(info<mp_list<S>>::materialized_c<A>::value && info<mp_list<S>>::materialized_c<S>::value);
+static_assert(info<mp_list<M>>::materialized_c<B>::value);
 // A node that is fetched is materialized even if fused elsewhere.
-static_assert(info<mp_list<A, B>>::materialized<A>);
+static_assert(info<mp_list<A, B>>::materialized_c<A>::value);
 // A fed node is not computed.
-static_assert(!info<mp_list<B>, mp_list<A>>::materialized<A>);
+static_assert(!info<mp_list<B>, mp_list<A>>::materialized_c<A>::value);
 static_assert(is_list<info<mp_list<B>, mp_list<A>>::order, A, Y, B>);
 
 // --- consumers on a path (what gradients() sums over) ----------------------------------

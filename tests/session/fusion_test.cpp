@@ -9,7 +9,7 @@ namespace mp = boost::mp11;
 
 namespace {
 template <class Fetches, class Fed = mp::mp_list<>>
-using info = tf::graph::path_info<Fetches, Fed>;
+using info = tf::session_detail::path_info<Fetches, Fed>;
 }
 
 TEST_CASE("a chain relu(x * w + b) materializes only its result") {
@@ -20,10 +20,10 @@ TEST_CASE("a chain relu(x * w + b) materializes only its result") {
   auto sum = prod + b;
   auto y = tf::relu(sum);
   using I = info<mp::mp_list<decltype(y)>>;
-  static_assert(!I::materialized<decltype(prod)>);
-  static_assert(!I::materialized<decltype(sum)>);
-  static_assert(I::materialized<decltype(y)>);
-  static_assert(!I::materialized<decltype(x)>);  // leaves are read in place
+  static_assert(!I::materialized_c<decltype(prod)>::value);
+  static_assert(!I::materialized_c<decltype(sum)>::value);
+  static_assert(I::materialized_c<decltype(y)>::value);
+  static_assert(!I::materialized_c<decltype(x)>::value);  // leaves are read in place
   using ctx = tf::run_context<tf::session<decltype(y)>, mp::mp_list<decltype(y)>, mp::mp_list<decltype(x)>,
                               std::tuple<>>;
   static_assert(ctx::plan::buffer_count == 1);  // one buffer
@@ -39,17 +39,17 @@ TEST_CASE("a value used twice, fetched, or read by a non-elementwise op gets its
   auto shared = x * x;
   auto twice = shared + shared;
   using I = info<mp::mp_list<decltype(twice)>>;
-  static_assert(I::materialized<decltype(shared)>);
+  static_assert(I::materialized_c<decltype(shared)>::value);
 
   auto fetched = x + x;
   auto after = tf::exp(fetched);
   using J = info<mp::mp_list<decltype(after), decltype(fetched)>>;
-  static_assert(J::materialized<decltype(fetched)>);
+  static_assert(J::materialized_c<decltype(fetched)>::value);
 
   auto into_matmul = x - x;
   auto product = tf::matmul(into_matmul, x);
   using K = info<mp::mp_list<decltype(product)>>;
-  static_assert(K::materialized<decltype(into_matmul)>);
+  static_assert(K::materialized_c<decltype(into_matmul)>::value);
 
   tf::session sess(twice);
   const xt::xtensor_fixed<float, xt::xshape<2, 2>> xv = {{1, 2}, {3, 4}};
@@ -64,7 +64,7 @@ TEST_CASE("fed nodes are neither evaluated nor buffered") {
   auto a = x * x;
   auto b = a + x;
   using I = info<mp::mp_list<decltype(b)>, mp::mp_list<decltype(a)>>;
-  static_assert(!I::materialized<decltype(a)>);
+  static_assert(!I::materialized_c<decltype(a)>::value);
   static_assert(!tf::contains_v<typename I::order, decltype(x * x * x)>);
   tf::session sess(b);
   const xt::xtensor_fixed<float, xt::xshape<2>> av = {10, 20}, xv = {1, 2};

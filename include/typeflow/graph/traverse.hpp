@@ -12,7 +12,7 @@
 // than everything else the compiler does.
 //
 // How a session plans a run of a path (fusion, buffers) is the session's business:
-// session/detail/fusion.hpp (graph::path_info) and session/detail/plan.hpp.
+// session/detail/fusion.hpp (session_detail::path_info) and session/detail/plan.hpp.
 #pragma once
 
 #include <cstddef>
@@ -307,7 +307,7 @@ struct path_table {
 }  // namespace detail
 
 /// What is known of a path's structure: its order, each node's position and consumers.
-/// The session's planning (session/detail/fusion.hpp: graph::path_info) builds on it.
+/// The session's planning (session/detail/fusion.hpp: session_detail::path_info) builds on it.
 template <class Fetches, class Fed>
 struct path_structure {
   using order = path_order<Fetches, Fed>;

@@ -25,7 +25,7 @@ namespace typeflow {
 /// Effect nodes receive it: `ctx.template value<N>()`, `ctx.template variable<V>()`.
 template <class Session, class Fetches, class Fed, class FeedTuple>
 struct run_context {
-  using info = graph::path_info<Fetches, Fed>;
+  using info = session_detail::path_info<Fetches, Fed>;
   using order = typename info::order;
   using plan = session_detail::run_plan<info, Fed, run_context>;
   using buffers_type = typename plan::buffers;

@@ -13,7 +13,7 @@
 //   session/detail/storage.hpp  variable slots, keyed sets, session_state, initializers
 //   session/detail/buffers.hpp  a plan's buffers and the per-plan store (plan_pools)
 //   session/detail/steps.hpp    the step IR: sources (feed_src, ...), steps, their evaluation
-//   session/detail/fusion.hpp   graph::path_info: which nodes are fused, which get a buffer
+//   session/detail/fusion.hpp   session_detail::path_info: which nodes are fused, which get a buffer
 //   session/detail/plan.hpp     run_plan: each node's source_kind and step_kind
 #pragma once
 

@@ -1,5 +1,5 @@
 // typeflow/session/detail/fusion.hpp — which nodes of a run's path get a buffer, which
-// are fused into their consumer's loop: graph::path_info.
+// are fused into their consumer's loop: session_detail::path_info.
 //
 // Fusion: an elementwise op whose value only one elementwise consumer needs is fusible;
 // a tree of fusible ops under a materialized root is evaluated in one loop. With a static
@@ -141,22 +141,18 @@ struct tree_cat<mp::mp_list<L...>, N> {
                              mp::mp_list>;
 };
 
-/// How a node of a path gets its value in a run (graph::path_info::materialized).
+/// How a node of a path gets its value in a run (session_detail::path_info::materialized_c).
 enum class value_role {
   input,     // fed, or a leaf (variable, constant, placeholder): no step computes it
   computed,  // not fusible: its own step computes it into its own buffer
   fused,     // fusible: part of the loop of its tree's root
 };
 
-}  // namespace session_detail
-
-namespace graph {
-
 /// What the session needs to know of a path to plan it: graph::path_structure (order,
 /// positions, consumers) and the fusion of its elementwise trees (see the top of this file).
 template <class Fetches, class Fed>
-struct path_info : path_structure<Fetches, Fed> {
-  using base = path_structure<Fetches, Fed>;
+struct path_info : graph::path_structure<Fetches, Fed> {
+  using base = graph::path_structure<Fetches, Fed>;
   using typename base::order;
   using typename base::table;
   template <class N>
@@ -166,12 +162,12 @@ struct path_info : path_structure<Fetches, Fed> {
 
  private:
   static constexpr const auto& entries =
-      typeflow::session_detail::fusion_entries_of<Fetches, Fed, typename table::edges, order>::value;
+      fusion_entries_of<Fetches, Fed, typename table::edges, order>::value;
 
   template <class N, std::size_t I = index_c<N>::value>
   struct fusible_impl : std::bool_constant<entries.fusible[I]> {};
   template <class N>
-  struct fusible_impl<N, detail::npos> : std::false_type {};
+  struct fusible_impl<N, graph::detail::npos> : std::false_type {};
 
  public:
   /// Elementwise, not fed, not fetched, and one elementwise consumer needs its value (a
@@ -186,7 +182,7 @@ struct path_info : path_structure<Fetches, Fed> {
   };
   template <class N>
   struct root_impl<N, true> {
-    using type = detail::node_at<typename table::map, entries.root[index_c<N>::value]>;
+    using type = graph::detail::node_at<typename table::map, entries.root[index_c<N>::value]>;
   };
 
   // Every node of the tree under root R: fusible inputs recursively, and the operands.
@@ -206,8 +202,8 @@ struct path_info : path_structure<Fetches, Fed> {
   using tree_of_input = typename tree_of_input_impl<N>::type;
   template <class N>
   struct tree_impl {
-    // One fold of | (see detail::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
-    using type = typename typeflow::session_detail::tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
+    // One fold of | (see graph::detail::concat), not mp_append + mp_push_back: 90 MB less at N = 800.
+    using type = typename tree_cat<mp::mp_transform<tree_of_input, inputs<N>>, N>::type;
   };
 
  public:
@@ -238,7 +234,7 @@ struct path_info : path_structure<Fetches, Fed> {
   /// The number of elements of the row operands of R's flat loop (0: no flat loop).
   template <class R>
   using flat_row_c =
-      typename typeflow::session_detail::flat_row_of<shape_of<R>, typename tree_shapes_impl<R>::type>::type;
+      typename flat_row_of<shape_of<R>, typename tree_shapes_impl<R>::type>::type;
   template <class R>
   static constexpr std::size_t flat_row = flat_row_c<R>::value;
 
@@ -256,8 +252,7 @@ struct path_info : path_structure<Fetches, Fed> {
   using flat_c = flat_impl<R>;
 
  private:
-  using value_role = typeflow::session_detail::value_role;
-  template <class N, value_role Role = (detail::in_short_list<Fed, N>::value || N::kind == node_kind::leaf)
+  template <class N, value_role Role = (graph::detail::in_short_list<Fed, N>::value || N::kind == node_kind::leaf)
                                            ? value_role::input
                                        : !fusible_c<N>::value ? value_role::computed
                                                               : value_role::fused>
@@ -273,10 +268,8 @@ struct path_info : path_structure<Fetches, Fed> {
   /// A node is materialized (gets a buffer) unless it is fused into its consumer's loop.
   template <class N>
   using materialized_c = materialized_impl<N>;
-  template <class N>
-  static constexpr bool materialized = materialized_c<N>::value;
 };
 
-}  // namespace graph
+}  // namespace session_detail
 
 }  // namespace typeflow

@@ -50,7 +50,7 @@ struct source_kind_of
           : Materialized ? source_kind::buffer
                          : source_kind::fused> {};
 
-/// How a run evaluates the path of Info (a graph::path_info) with Fed (an mp_list): each
+/// How a run evaluates the path of Info (a session_detail::path_info) with Fed (an mp_list): each
 /// node's value (source) and step, and the buffers, grouped by type.
 ///
 /// The member templates below are instantiated once per node of the path. The class's
