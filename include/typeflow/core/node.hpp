@@ -11,6 +11,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
+#include <boost/mp11/utility.hpp>
 
 #include "typeflow/core/concepts.hpp"
 #include "typeflow/core/definition.hpp"
@@ -68,32 +69,19 @@ struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base, kind_
 // --- traits with defaults ---------------------------------------------------------------
 
 namespace core::detail {
+// The optional members a node may declare, each read as "the member, or no edges".
 template <class N>
-struct targets_impl {
-  using type = mp::mp_list<>;
-};
+using member_targets = typename N::targets;
 template <class N>
-  requires requires { typename N::targets; }
-struct targets_impl<N> {
-  using type = typename N::targets;
-};
-template <class N>
-struct reads_impl {
-  using type = mp::mp_list<>;
-};
-template <class N>
-  requires requires { typename N::reads; }
-struct reads_impl<N> {
-  using type = typename N::reads;
-};
+using member_reads = typename N::reads;
 }  // namespace core::detail
 
 template <class N>
 using inputs_of = typename N::inputs;
 template <class N>
-using targets_of = typename core::detail::targets_impl<N>::type;
+using targets_of = mp::mp_eval_or<mp::mp_list<>, core::detail::member_targets, N>;
 template <class N>
-using reads_of = typename core::detail::reads_impl<N>::type;
+using reads_of = mp::mp_eval_or<mp::mp_list<>, core::detail::member_reads, N>;
 
 /// Every edge of the graph: the inputs, then the variables written.
 template <class N>
