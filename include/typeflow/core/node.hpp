@@ -8,6 +8,7 @@
 
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
@@ -40,6 +41,27 @@ template <node_kind K>
 struct kind_tag {
   static constexpr node_kind kind = K;
 };
+
+/// What an op says of itself, in a base named by its TensorFlow op name alone: a node or a
+/// scalar function derives from op_info<"MatMul"> (or op_info<"ArgMax", false>) instead of
+/// declaring op_name and differentiable itself. No static data member then lives in a class
+/// whose name spells the node's inputs (docs/ARCHITECTURE.md, "Compile time in large graphs":
+/// g++'s cost of such a symbol grows with the square of its name's length).
+template <fixed_string OpName, bool Differentiable = true>
+struct op_info {
+  static constexpr std::string_view op_name = OpName;
+  static constexpr bool differentiable = Differentiable;
+};
+
+namespace core::detail {
+template <fixed_string OpName, bool Differentiable>
+op_info<OpName, Differentiable> op_info_base(const op_info<OpName, Differentiable>&);
+}  // namespace core::detail
+
+/// The op_info base of T: a node whose op is that of its parameter (a kind tag, an
+/// optimizer's definition) derives from `op_info_of<Kind>`, a base named by the op alone.
+template <class T>
+using op_info_of = decltype(core::detail::op_info_base(std::declval<const T&>()));
 
 /// What most nodes are: an element type, a shape, inputs and a kind, and the run-time
 /// definitions the inputs carry (core/definition.hpp; empty and free when they carry none).
