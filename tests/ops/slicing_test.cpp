@@ -68,6 +68,7 @@ TEST_CASE("slice: size -1 takes the rest, empty slices, a 1-D slice (slice_op_te
 }
 
 TEST_CASE("slice of dyn dims: a static size stays static, -1 stays dyn; out of bounds is InvalidArgument") {
+  // [snippet slice_dyn]
   auto x = tf::placeholder<"sl_dyn", float, shape<dyn, 3>>();
   auto row = tf::slice<ints<1, 0>, ints<1, -1>>(x);
   auto tail = tf::slice<ints<1, 1>, ints<-1, 2>>(x);
@@ -79,8 +80,19 @@ TEST_CASE("slice of dyn dims: a static size stays static, -1 stays dyn; out of b
   const xt::xtensor<float, 2> one{{1, 2, 3}};
   CHECK_THROWS_AS(sess.run(row, tf::feed(x, one)), tf::invalid_argument_error);
   CHECK_THROWS_WITH(sess.run(row, tf::feed(x, one)), doctest::Contains("Expected size[0] in [0, 0], but got 1"));
+  // [/snippet slice_dyn]
   const xt::xtensor<float, 2> none = xt::xtensor<float, 2>::from_shape({0, 3});
   CHECK_THROWS_WITH(sess.run(tail, tf::feed(x, none)), doctest::Contains("Expected begin[0] in [0, 0], but got 1"));
+  // a negative begin is out of bounds, as in TensorFlow (strided_slice counts from the end)
+  auto from_end = tf::slice<ints<-1, 0>, ints<1, -1>>(x);
+  tf::session sess_neg(from_end);
+  CHECK_THROWS_WITH_AS(sess_neg.run(from_end, tf::feed(x, v)), doctest::Contains("Expected begin[0] in [0, 3], but got -1"),
+                       tf::invalid_argument_error);
+  // the first bad dimension is reported
+  auto any = tf::placeholder<"sl_dyn2", float, shape<dyn, dyn>>();
+  auto both_bad = tf::slice<ints<4, 0>, ints<1, 5>>(any);
+  tf::session sess_both(both_bad);
+  CHECK_THROWS_WITH(sess_both.run(both_bad, tf::feed(any, v)), doctest::Contains("Expected begin[0] in [0, 3], but got 4"));
 }
 
 TEST_CASE("strided_slice: tf.strided_slice's docstring cases, negative begin, end and stride") {
@@ -119,6 +131,7 @@ TEST_CASE("strided_slice: python's x[::-1], x[::-2], x[-1::-1], clamping, degene
 
 TEST_CASE("strided_slice: shrink_axis_mask (x[1], x[:, -1], x[1, 2]) and begin/end masks on a matrix") {
   auto x = tf::constant<"ss_m">(xt::xtensor_fixed<float, xt::xshape<3, 4>>{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}});
+  // [snippet strided_slice]
   auto row = tf::strided_slice<ints<1>, ints<2>, ints<>, 0, 0, 1>(x);              // x[1]
   auto col = tf::strided_slice<ints<0, -1>, ints<0, 0>, ints<>, 1, 1, 2>(x);        // x[:, -1]
   auto elem = tf::strided_slice<ints<1, 2>, ints<2, 3>, ints<>, 0, 0, 3>(x);        // x[1, 2]
@@ -132,6 +145,7 @@ TEST_CASE("strided_slice: shrink_axis_mask (x[1], x[:, -1], x[1, 2]) and begin/e
   CHECK(sess.run(elem) == 6.0f);
   check_values(sess.run(corner), {2, 2}, {4, 6, 8, 10});
   check_values(sess.run(flipped), {3, 4}, {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  // [/snippet strided_slice]
 }
 
 TEST_CASE("strided_slice of dyn dims: resolved at run time; a shrunk index out of bounds is InvalidArgument") {
@@ -155,6 +169,7 @@ TEST_CASE("split: tf.split's docstring shapes ([5, 30] by 3 and by [4, 15, 11]),
   xt::xtensor_fixed<float, xt::xshape<5, 30>> v{};
   for (std::size_t i = 0; i < v.size(); ++i) v.flat(i) = static_cast<float>(i);
   auto value = tf::constant<"sp_v">(v);
+  // [snippet split]
   auto [s0, s1, s2] = tf::split<ints<4, 15, 11>, 1>(value);
   auto [e0, e1, e2] = tf::split<3, 1>(value);
   static_assert(has_shape<decltype(s0), shape<5, 4>> && has_shape<decltype(s1), shape<5, 15>> &&
@@ -162,6 +177,7 @@ TEST_CASE("split: tf.split's docstring shapes ([5, 30] by 3 and by [4, 15, 11]),
   static_assert(has_shape<decltype(e0), shape<5, 10>> && has_shape<decltype(e2), shape<5, 10>>);
   static_assert(tf::op_name_of<decltype(s0)>() == std::string_view("SplitV"));
   static_assert(tf::op_name_of<decltype(e0)>() == std::string_view("Split"));
+  // [/snippet split]
   tf::session sess(s0, s1, s2, e0, e1, e2);
   const auto [a, b, c] = sess.run(std::tuple{s0, s1, s2});
   for (std::size_t i = 0; i < 5; ++i) {
@@ -213,12 +229,14 @@ TEST_CASE("unstack: along axis 0, 1 and -1; rank 1 gives scalars; op Unpack (uns
   CHECK(sb.run(b1) == false);
 
   // a dyn batch dimension, unstacked along the static time axis (a sequence model's inputs)
+  // [snippet unstack_sequence]
   auto seq = tf::placeholder<"us_seq", float, shape<dyn, 2, 3>>();
   auto [t0, t1] = tf::unstack<1>(seq);
   static_assert(has_shape<decltype(t1), shape<dyn, 3>>);
   tf::session ss(t0, t1);
   const xt::xtensor<float, 3> sv{{{1, 2, 3}, {4, 5, 6}}};
   check_values(ss.run(t1, tf::feed(seq, sv)), {1, 3}, {4, 5, 6});
+  // [/snippet unstack_sequence]
 }
 
 TEST_CASE("expand_dims: tf.expand_dims's docstring shapes, scalars, dyn dims") {
@@ -259,6 +277,7 @@ TEST_CASE("squeeze: tf.squeeze's docstring shapes; dyn dims are kept by squeeze(
   tf::session s1(scalar);
   CHECK(s1.run(scalar) == 4.0f);
 
+  // [snippet squeeze_dyn]
   auto x = tf::placeholder<"sq_dyn", float, shape<dyn, 1, dyn>>();
   auto all = tf::squeeze(x);
   auto named = tf::squeeze<2>(x);
@@ -271,6 +290,7 @@ TEST_CASE("squeeze: tf.squeeze's docstring shapes; dyn dims are kept by squeeze(
   CHECK_THROWS_WITH_AS(sess.run(named, tf::feed(x, wide)),
                        doctest::Contains("Can not squeeze dim[2], expected a dimension of 1, got 3"),
                        tf::invalid_argument_error);
+  // [/snippet squeeze_dyn]
 }
 
 TEST_CASE("tile: tf.tile's docstring cases, a 0 multiple, dyn dims, bool") {

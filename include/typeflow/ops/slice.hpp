@@ -194,12 +194,11 @@ struct view {
 };
 template <class Kind, std::size_t R>
 view<Kind, R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in) {
-  view<Kind, R> v;
-  std::ptrdiff_t stride = 1;
-  for (std::size_t i = R; i-- > 0;) {
+  std::array<dim_range, R> d{};
+  for (std::size_t i = 0; i < R; ++i) {  // the first bad axis is reported, as TensorFlow does
     const auto n = static_cast<std::ptrdiff_t>(in[i]);
-    const dim_range d = resolve(rg, i, n, Kind::checked);
-    if (!d.ok) {
+    d[i] = resolve(rg, i, n, Kind::checked);
+    if (!d[i].ok) {
       const std::string axis = std::to_string(i);
       if (rg.shrink[i])
         throw invalid_argument_error("slice index " + std::to_string(rg.begin[i]) + " of dimension " + axis +
@@ -210,10 +209,14 @@ view<Kind, R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in)
       throw invalid_argument_error("Expected size[" + axis + "] in [0, " + std::to_string(n - rg.begin[i]) +
                                    "], but got " + std::to_string(rg.end[i] - rg.begin[i]));
     }
-    v.count[i] = static_cast<std::size_t>(d.count);
-    v.step[i] = d.step * stride;
-    v.base += d.start * stride;
-    stride *= n;
+  }
+  view<Kind, R> v;
+  std::ptrdiff_t stride = 1;
+  for (std::size_t i = R; i-- > 0;) {
+    v.count[i] = static_cast<std::size_t>(d[i].count);
+    v.step[i] = d[i].step * stride;
+    v.base += d[i].start * stride;
+    stride *= static_cast<std::ptrdiff_t>(in[i]);
   }
   return v;
 }
