@@ -111,3 +111,16 @@ TEST_CASE("second derivatives: the gradient rules' own rules") {
   so::check_unary<shape<dyn, 4>>([](auto a) { return tf::square(tf::slice<ints<1, 0>, ints<-1, 3>>(a)); },
                                  dyn_value(3, 4));
 }
+
+TEST_CASE("the gradient nodes' op names, as graph exports show them") {
+  auto x = tf::placeholder<"x", double, shape<2, 3>>();
+  const auto grad_op = [&](auto y) { return tf::op_name_of<decltype(tf::gradient(tf::reduce_sum(y), x))>(); };
+  CHECK(grad_op(tf::slice<ints<0, 1>, ints<2, 2>>(x)) == "Pad");
+  CHECK(grad_op(tf::strided_slice<ints<1>, ints<2>>(x)) == "StridedSliceGrad");
+  CHECK(grad_op(std::get<0>(tf::split<3, 1>(x))) == "Pad");
+  CHECK(grad_op(std::get<1>(tf::unstack(x))) == "StridedSliceGrad");
+  CHECK(grad_op(tf::expand_dims<0>(x)) == "Reshape");
+  CHECK(grad_op(tf::squeeze(tf::expand_dims<0>(x))) == "Reshape");
+  CHECK(grad_op(tf::tile<2, 1>(x)) == "Sum");
+  CHECK(grad_op(tf::reverse<1>(x)) == "ReverseV2");
+}
