@@ -203,6 +203,13 @@ TEST_CASE("split: a -1 size, a negative axis, dyn dims elsewhere (split_op_test)
   check_values(vb, {2, 3}, {2, 3, 4, 6, 7, 8});
   check_values(vl, {2, 2}, {1, 2, 5, 6});
   check_values(vr, {2, 2}, {3, 4, 7, 8});
+  // [snippet split_export]
+  // Each piece is its own node, named after the op (TensorFlow: outputs split:0, split:1 of one op).
+  CHECK(tf::describe_graph(a, b).to_text() ==
+        "sp_dyn = Placeholder() : float64 [?, 4]\n"
+        "SplitV = SplitV(sp_dyn) : float64 [?, 1]\n"
+        "SplitV_1 = SplitV(sp_dyn) : float64 [?, 3]\n");
+  // [/snippet split_export]
 }
 
 TEST_CASE("unstack: along axis 0, 1 and -1; rank 1 gives scalars; op Unpack (unstack_op_test)") {
