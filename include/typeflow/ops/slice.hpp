@@ -10,7 +10,6 @@
 #include <array>
 #include <cstddef>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -184,16 +183,18 @@ void for_each_offset(const std::array<std::size_t, R>& count, std::ptrdiff_t bas
   }
 }
 
-/// The view of `ranges` over an input of dims `in`: counts, base offset and steps. Kind's
-/// errors, for dims whose size was not known at compile time, are TensorFlow's messages.
-template <class Kind, std::size_t R>
+/// Where the elements of a slice are in its input: per dimension the count and the step
+/// (in elements of the input), and the offset of the first element.
+template <std::size_t R>
 struct view {
   std::array<std::size_t, R> count{};
   std::array<std::ptrdiff_t, R> step{};
   std::ptrdiff_t base = 0;
 };
+/// The view of `rg` over an input of dims `in`. A range that does not fit (only possible in
+/// a dim whose size was not known at compile time) throws TensorFlow's message.
 template <class Kind, std::size_t R>
-view<Kind, R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in) {
+view<R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in) {
   std::array<dim_range, R> d{};
   for (std::size_t i = 0; i < R; ++i) {  // the first bad axis is reported, as TensorFlow does
     const auto n = static_cast<std::ptrdiff_t>(in[i]);
@@ -210,7 +211,7 @@ view<Kind, R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in)
                                    "], but got " + std::to_string(rg.end[i] - rg.begin[i]));
     }
   }
-  view<Kind, R> v;
+  view<R> v;
   std::ptrdiff_t stride = 1;
   for (std::size_t i = R; i-- > 0;) {
     v.count[i] = static_cast<std::size_t>(d[i].count);
@@ -222,8 +223,8 @@ view<Kind, R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in)
 }
 
 /// The kept dims of a view (the shrunk ones removed).
-template <std::size_t OutRank, std::size_t R, class Kind>
-std::array<std::size_t, OutRank> kept_dims(const ranges<R>& rg, const view<Kind, R>& v) {
+template <std::size_t OutRank, std::size_t R>
+std::array<std::size_t, OutRank> kept_dims(const ranges<R>& rg, const view<R>& v) {
   std::array<std::size_t, OutRank> d{};
   for (std::size_t i = 0, j = 0; i < R; ++i)
     if (!rg.shrink[i]) d[j++] = v.count[i];
