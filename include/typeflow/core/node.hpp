@@ -8,9 +8,11 @@
 
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 #include <boost/mp11/list.hpp>
+#include <boost/mp11/utility.hpp>
 
 #include "typeflow/core/concepts.hpp"
 #include "typeflow/core/definition.hpp"
@@ -40,6 +42,27 @@ struct kind_tag {
   static constexpr node_kind kind = K;
 };
 
+/// What an op says of itself, in a base named by its TensorFlow op name alone: a node or a
+/// scalar function derives from op_info<"MatMul"> (or op_info<"ArgMax", false>) instead of
+/// declaring op_name and differentiable itself. No static data member then lives in a class
+/// whose name spells the node's inputs (docs/ARCHITECTURE.md, "Compile time in large graphs":
+/// g++'s cost of such a symbol grows with the square of its name's length).
+template <fixed_string OpName, bool Differentiable = true>
+struct op_info {
+  static constexpr std::string_view op_name = OpName;
+  static constexpr bool differentiable = Differentiable;
+};
+
+namespace core::detail {
+template <fixed_string OpName, bool Differentiable>
+op_info<OpName, Differentiable> op_info_base(const op_info<OpName, Differentiable>&);
+}  // namespace core::detail
+
+/// The op_info base of T: a node whose op is that of its parameter (a kind tag, an
+/// optimizer's definition) derives from `op_info_of<Kind>`, a base named by the op alone.
+template <class T>
+using op_info_of = decltype(core::detail::op_info_base(std::declval<const T&>()));
+
 /// What most nodes are: an element type, a shape, inputs and a kind, and the run-time
 /// definitions the inputs carry (core/definition.hpp; empty and free when they carry none).
 template <class T, class S, node_kind K, class... In>
@@ -68,32 +91,19 @@ struct writer_facade<T, S, K, mp::mp_list<Targets...>, In...> : node_base, kind_
 // --- traits with defaults ---------------------------------------------------------------
 
 namespace core::detail {
+// The optional members a node may declare, each read as "the member, or no edges".
 template <class N>
-struct targets_impl {
-  using type = mp::mp_list<>;
-};
+using member_targets = typename N::targets;
 template <class N>
-  requires requires { typename N::targets; }
-struct targets_impl<N> {
-  using type = typename N::targets;
-};
-template <class N>
-struct reads_impl {
-  using type = mp::mp_list<>;
-};
-template <class N>
-  requires requires { typename N::reads; }
-struct reads_impl<N> {
-  using type = typename N::reads;
-};
+using member_reads = typename N::reads;
 }  // namespace core::detail
 
 template <class N>
 using inputs_of = typename N::inputs;
 template <class N>
-using targets_of = typename core::detail::targets_impl<N>::type;
+using targets_of = mp::mp_eval_or<mp::mp_list<>, core::detail::member_targets, N>;
 template <class N>
-using reads_of = typename core::detail::reads_impl<N>::type;
+using reads_of = mp::mp_eval_or<mp::mp_list<>, core::detail::member_reads, N>;
 
 /// Every edge of the graph: the inputs, then the variables written.
 template <class N>

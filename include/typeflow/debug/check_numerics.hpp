@@ -13,11 +13,11 @@
 namespace typeflow {
 
 template <fixed_string Message, class X>
-struct check_numerics_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X> {
-  static constexpr std::string_view op_name = "CheckNumerics";
+struct check_numerics_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X>,
+                             op_info<"CheckNumerics"> {
   using forwards = X;
   static constexpr bool changes_state = false;  // it fails a run, it writes nothing
-  static constexpr bool differentiable = true;  // an identity for gradients
+  // An identity for gradients.
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
   template <class... N>

@@ -53,11 +53,11 @@ void print_value(std::ostream& os, const V& v, std::size_t summarize) {
 }  // namespace debug::detail
 
 template <fixed_string Message, std::size_t Summarize, class X, class... Watched>
-struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X, Watched...> {
-  static constexpr std::string_view op_name = "Print";
+struct print_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, X, Watched...>,
+                    op_info<"Print"> {
   static constexpr auto message = Message;
   using forwards = X;
-  static constexpr bool differentiable = true;  // an identity for gradients
+  // An identity for gradients.
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 0, G, no_gradient>;
   template <class... N>

@@ -8,37 +8,29 @@
 namespace typeflow {
 
 namespace fn {
-struct tanh {
-  static constexpr std::string_view op_name = "Tanh";
+struct tanh : op_info<"Tanh"> {
   template <class T> T operator()(T a) const { return std::tanh(a); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<mul, G, ew<sub, literal_node<1, value_type_of<A>>, ew<square, Self>>>;
 };
-struct sigmoid {
-  static constexpr std::string_view op_name = "Sigmoid";
+struct sigmoid : op_info<"Sigmoid"> {
   // Stable for large |a|: never exponentiates a positive number.
   template <class T> T operator()(T a) const {
     if (a >= T(0)) return T(1) / (T(1) + std::exp(-a));
     const T e = std::exp(a);
     return e / (T(1) + e);
   }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<mul, ew<mul, G, Self>, ew<sub, literal_node<1, value_type_of<A>>, Self>>;
 };
 /// g where the relu's output y is positive, else 0 (TensorFlow's ReluGrad).
-struct relu_gradient {
-  static constexpr std::string_view op_name = "ReluGrad";
+struct relu_gradient : op_info<"ReluGrad"> {
   template <class T> constexpr T operator()(T g, T y) const { return y > T(0) ? g : T(0); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class GI, class Y>
   using gradient = mp::mp_if_c<K == 0, ew<relu_gradient, G, Y>, no_gradient>;
 };
-struct relu {
-  static constexpr std::string_view op_name = "Relu";
+struct relu : op_info<"Relu"> {
   template <class T> constexpr T operator()(T a) const { return a > T(0) ? a : T(0); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<relu_gradient, G, Self>;
 };

@@ -10,24 +10,22 @@
 namespace typeflow {
 
 namespace ops::detail {
-struct argmax_tag {
-  static constexpr std::string_view op_name = "ArgMax";
+struct argmax_tag : op_info<"ArgMax"> {
   template <class T> static constexpr bool better(T a, T b) { return a > b; }
 };
-struct argmin_tag {
-  static constexpr std::string_view op_name = "ArgMin";
+struct argmin_tag : op_info<"ArgMin"> {
   template <class T> static constexpr bool better(T a, T b) { return a < b; }
 };
 }  // namespace ops::detail
 
 template <class Kind, class A, std::ptrdiff_t Axis>
 struct arg_reduce_node
-    : node_facade<std::int64_t, typename ops::detail::reduced_shape<shape_of<A>, false, Axis>::type, node_kind::compute, A> {
-  static constexpr std::string_view op_name = Kind::op_name;
+    : node_facade<std::int64_t, typename ops::detail::reduced_shape<shape_of<A>, false, Axis>::type, node_kind::compute, A>,
+      op_info_of<Kind> {
   static constexpr std::size_t axis = static_cast<std::size_t>(Axis < 0 ? Axis + std::ptrdiff_t(shape_of<A>::rank) : Axis);
   template <class... N>
   using rebind = arg_reduce_node<Kind, N..., Axis>;
-  static constexpr bool differentiable = true;  // indices: no gradient flows
+  // Differentiable, but no gradient flows into indices.
   template <std::size_t K, class G>
   using gradient = no_gradient;
 

@@ -6,43 +6,40 @@
 
 namespace typeflow {
 
-namespace fn {
-struct neg;
-struct add {
-  static constexpr std::string_view op_name = "add";
+namespace ops::detail {
+/// a + b under the op name OpName: "add", or "BiasAdd" (fn::bias_add, ops/dense.hpp), an
+/// add that graphs name otherwise.
+template <fixed_string OpName>
+struct add_op : op_info<OpName> {
   template <class T> constexpr T operator()(T a, T b) const { return a + b; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<G, A>, sum_to_t<G, B>>;  // not mp_at_c: see autodiff/gradients.hpp
 };
-struct sub {
-  static constexpr std::string_view op_name = "sub";
+}  // namespace ops::detail
+
+namespace fn {
+struct neg;
+struct add : ops::detail::add_op<"add"> {};
+struct sub : op_info<"sub"> {
   template <class T> constexpr T operator()(T a, T b) const { return a - b; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<G, A>, sum_to_t<ew<neg, G>, B>>;
 };
-struct mul {
-  static constexpr std::string_view op_name = "mul";
+struct mul : op_info<"mul"> {
   template <class T> constexpr T operator()(T a, T b) const { return a * b; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<mul, G, B>, A>, sum_to_t<ew<mul, G, A>, B>>;
 };
-struct div {
+struct div : op_info<"truediv"> {
   // Floats divide as tf.truediv; integers truncate as C++ does (tf.truncatediv), where
   // TensorFlow's truediv would convert them to float64 (docs/reference/ops.md).
-  static constexpr std::string_view op_name = "truediv";
   template <class T> constexpr T operator()(T a, T b) const { return a / b; }
-  static constexpr bool differentiable = true;
   // d(a/b)/db = -a/b^2 = -(a/b)/b: reuses the forward value.
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<div, G, B>, A>, sum_to_t<ew<neg, ew<div, ew<mul, G, Self>, B>>, B>>;
 };
-struct neg {
-  static constexpr std::string_view op_name = "Neg";
+struct neg : op_info<"Neg"> {
   template <class T> constexpr T operator()(T a) const { return -a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<neg, G>;
 };

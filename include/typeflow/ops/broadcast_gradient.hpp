@@ -22,36 +22,28 @@ struct sum_to_impl;
 
 namespace fn {
 /// The first operand, broadcast to the shape of both: broadcast_like(g, x).
-struct first {
-  static constexpr std::string_view op_name = "BroadcastTo";
+struct first : op_info<"BroadcastTo"> {
   template <class T, class U> constexpr T operator()(T a, U) const { return a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, typename ops::detail::sum_to_impl<G, A>::type, no_gradient>;
 };
-struct zero {
-  static constexpr std::string_view op_name = "ZerosLike";
+struct zero : op_info<"ZerosLike"> {
   template <class T> constexpr T operator()(T) const { return T(0); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class... In>
   using gradient = no_gradient;
 };
-struct one {
-  static constexpr std::string_view op_name = "OnesLike";
+struct one : op_info<"OnesLike"> {
   template <class T> constexpr T operator()(T) const { return T(1); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class... In>
   using gradient = no_gradient;
 };
 }  // namespace fn
 
 template <class G, class A>
-struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
-  static constexpr std::string_view op_name = "Sum";
+struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A>, op_info<"Sum"> {
   template <class... N>
   using rebind = sum_to_node<N...>;
 
-  static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
   using gradient = mp::mp_if_c<K == 0, elementwise_node<fn::first, GG, G>, no_gradient>;
 
@@ -134,11 +126,9 @@ using sum_to_t = typename ops::detail::sum_to_impl<G, A>::type;
 
 /// Zeros of a static shape, with no input: the gradient where no path joins x to y.
 template <class T, class S>
-struct zeros_node : node_facade<T, S, node_kind::compute> {
-  static constexpr std::string_view op_name = "zeros";
+struct zeros_node : node_facade<T, S, node_kind::compute>, op_info<"zeros"> {
   template <class... N>
   using rebind = zeros_node;
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = no_gradient;
   template <class Out>

@@ -7,11 +7,9 @@
 namespace typeflow {
 
 namespace fn {
-#define TYPEFLOW_COMPARE_FN(name, tf_name, op)                                           \
-  struct name {                                                                           \
-    static constexpr std::string_view op_name = tf_name;                                  \
+#define TYPEFLOW_COMPARE_FN(name, tf_name, op)                                            \
+  struct name : op_info<tf_name> { /* differentiable, but no gradient flows */            \
     template <class T> constexpr bool operator()(T a, T b) const { return a op b; }       \
-    static constexpr bool differentiable = true; /* not differentiable: no gradient */    \
     template <std::size_t K, class G, class Self, class A, class B>                       \
     using gradient = no_gradient;                                                         \
   };

@@ -25,11 +25,10 @@ using literal_element_t =
 /// In an op with a node of another element type, a literal takes that type, as a Python
 /// number does in TensorFlow (`x * constant<2>()` with float x multiplies by 2.0f).
 template <auto V, element_type T>
-struct literal_node : node_facade<T, scalar, node_kind::leaf> {
+struct literal_node : node_facade<T, scalar, node_kind::leaf>, op_info<"Const", false> {
   static constexpr T value = static_cast<T>(V);
   static constexpr auto value_as_written = V;
   static constexpr bool is_literal = true;
-  static constexpr std::string_view op_name = "Const";
   template <element_type U>
   using as = literal_node<V, U>;
 };
@@ -45,10 +44,9 @@ constexpr literal_node<V, T> constant() {
 /// A named constant tensor: `constant<"table">(values)`. Its values are its definition,
 /// shared (immutable) by the node objects that reach it and the sessions that hold it.
 template <fixed_string Name, element_type T, shape_type S>
-struct named_constant_node : node_facade<T, S, node_kind::leaf> {
+struct named_constant_node : node_facade<T, S, node_kind::leaf>, op_info<"Const", false> {
   static constexpr auto name = Name;
   static constexpr bool is_named_constant = true;
-  static constexpr std::string_view op_name = "Const";
   using storage_type = storage_t<T, S>;
   using definition_type = std::shared_ptr<const storage_type>;
   definition_type definition{};

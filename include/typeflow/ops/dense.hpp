@@ -32,9 +32,7 @@ inline constexpr sigmoid_t sigmoid{};
 namespace fn {
 /// tf.nn.bias_add: x + bias, the bias along the last axis; an add that TensorFlow's graphs
 /// call BiasAdd.
-struct bias_add : add {
-  static constexpr std::string_view op_name = "BiasAdd";
-};
+struct bias_add : ops::detail::add_op<"BiasAdd"> {};
 }  // namespace fn
 
 namespace ops::detail {

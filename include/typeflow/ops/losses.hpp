@@ -53,8 +53,8 @@ void check_label(Labels label, std::size_t classes) {
 /// The gradient of the sparse cross-entropy with respect to the logits:
 /// (softmax(logits) - one_hot(labels)) * g, g per row.
 template <class G, class L, class X>
-struct sparse_xent_gradient_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::compute, G, L, X> {
-  static constexpr std::string_view op_name = "SparseSoftmaxCrossEntropyWithLogitsGrad";
+struct sparse_xent_gradient_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::compute, G, L, X>,
+                                   op_info<"SparseSoftmaxCrossEntropyWithLogitsGrad", false> {
   template <class... N>
   using rebind = sparse_xent_gradient_node<N...>;
 
@@ -81,11 +81,10 @@ struct sparse_xent_gradient_node : node_facade<value_type_of<X>, shape_of<X>, no
 
 template <class L, class X>
 struct sparse_xent_node
-    : node_facade<value_type_of<X>, shape<shape_of<X>::dims[0]>, node_kind::compute, L, X> {
-  static constexpr std::string_view op_name = "SparseSoftmaxCrossEntropyWithLogits";
+    : node_facade<value_type_of<X>, shape<shape_of<X>::dims[0]>, node_kind::compute, L, X>,
+      op_info<"SparseSoftmaxCrossEntropyWithLogits"> {
   template <class... N>
   using rebind = sparse_xent_node<N...>;
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == 1, sparse_xent_gradient_node<G, L, X>, no_gradient>;
 
@@ -133,11 +132,10 @@ constexpr auto sparse_softmax_cross_entropy_with_logits(const L& labels, const X
 
 /// tf.one_hot(indices, depth): [batch] class indices to [batch, Depth] rows of T.
 template <std::size_t Depth, class T, class L>
-struct one_hot_node : node_facade<T, shape<shape_of<L>::dims[0], std::ptrdiff_t(Depth)>, node_kind::compute, L> {
-  static constexpr std::string_view op_name = "OneHot";
+struct one_hot_node : node_facade<T, shape<shape_of<L>::dims[0], std::ptrdiff_t(Depth)>, node_kind::compute, L>,
+                      op_info<"OneHot"> {
   template <class... N>
   using rebind = one_hot_node<Depth, T, N...>;
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = no_gradient;
 

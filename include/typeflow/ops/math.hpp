@@ -14,10 +14,8 @@ namespace fn {
 
 /// g where the condition on (a, b) holds, else 0: the gradient of maximum and minimum.
 template <class Cond>
-struct select_gradient {
-  static constexpr std::string_view op_name = "Select";
+struct select_gradient : op_info<"Select"> {
   template <class T> constexpr T operator()(T g, T a, T b) const { return Cond{}(a, b) ? g : T(0); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class GI, class A, class B>
   using gradient = mp::mp_if_c<K == 0, ew<select_gradient, G, A, B>, no_gradient>;
 };
@@ -26,79 +24,59 @@ struct lt { template <class T> constexpr bool operator()(T a, T b) const { retur
 struct le { template <class T> constexpr bool operator()(T a, T b) const { return a <= b; } };
 struct gt { template <class T> constexpr bool operator()(T a, T b) const { return a > b; } };
 
-struct sign {
-  static constexpr std::string_view op_name = "Sign";
+struct sign : op_info<"Sign"> {
   template <class T> constexpr T operator()(T a) const { return T((T(0) < a) - (a < T(0))); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = no_gradient;  // zero almost everywhere
 };
-struct square {
-  static constexpr std::string_view op_name = "Square";
+struct square : op_info<"Square"> {
   template <class T> constexpr T operator()(T a) const { return a * a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<mul, G, ew<mul, A, literal_node<2, value_type_of<A>>>>;
 };
-struct sqrt {
-  static constexpr std::string_view op_name = "Sqrt";
+struct sqrt : op_info<"Sqrt"> {
   template <class T> T operator()(T a) const { return std::sqrt(a); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<div, ew<mul, G, literal_node<0.5, value_type_of<A>>>, Self>;
 };
-struct exp {
-  static constexpr std::string_view op_name = "Exp";
+struct exp : op_info<"Exp"> {
   template <class T> T operator()(T a) const { return std::exp(a); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<mul, G, Self>;
 };
-struct log {
-  static constexpr std::string_view op_name = "Log";
+struct log : op_info<"Log"> {
   template <class T> T operator()(T a) const { return std::log(a); }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<div, G, A>;
 };
-struct abs {
-  static constexpr std::string_view op_name = "Abs";
+struct abs : op_info<"Abs"> {
   template <class T> constexpr T operator()(T a) const { return a < T(0) ? T(-a) : a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<mul, G, ew<sign, A>>;
 };
-struct maximum {
-  static constexpr std::string_view op_name = "Maximum";
+struct maximum : op_info<"Maximum"> {
   template <class T> constexpr T operator()(T a, T b) const { return a < b ? b : a; }
-  static constexpr bool differentiable = true;
   // Ties go to the first operand, as TensorFlow's _MaximumGrad (a >= b).
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<select_gradient<ge>, G, A, B>, A>,
                                sum_to_t<ew<select_gradient<lt>, G, A, B>, B>>;
 };
-struct minimum {
-  static constexpr std::string_view op_name = "Minimum";
+struct minimum : op_info<"Minimum"> {
   template <class T> constexpr T operator()(T a, T b) const { return b < a ? b : a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, sum_to_t<ew<select_gradient<le>, G, A, B>, A>,
                                sum_to_t<ew<select_gradient<gt>, G, A, B>, B>>;
 };
 template <class To>
-struct cast {
-  static constexpr std::string_view op_name = "Cast";
+struct cast : op_info<"Cast"> {
   template <class T> constexpr To operator()(T a) const { return static_cast<To>(a); }
-  static constexpr bool differentiable = true;
   // Only between floating types does a gradient flow, as in TensorFlow.
   template <std::size_t K, class G, class Self, class A>
   using gradient = mp::mp_if_c<floating_element<To> && floating_element<value_type_of<A>>,
                                ew<cast<value_type_of<A>>, G>, no_gradient>;
 };
-struct stop_gradient {
-  static constexpr std::string_view op_name = "StopGradient";
+struct stop_gradient : op_info<"StopGradient"> {
   template <class T> constexpr T operator()(T a) const { return a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = no_gradient;
 };

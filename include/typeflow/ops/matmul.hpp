@@ -75,15 +75,13 @@ struct matmul_inner_dimensions_must_agree {
 template <class A, class B, bool TA, bool TB>
 struct matmul_node
     : node_facade<value_type_of<A>, typename ops::detail::matmul_shape<shape_of<A>, shape_of<B>, TA, TB>::type,
-                  node_kind::compute, A, B> {
-  static constexpr std::string_view op_name = "MatMul";
+                  node_kind::compute, A, B>, op_info<"MatMul"> {
   static constexpr bool transpose_a = TA;
   static constexpr bool transpose_b = TB;
   template <class... N>
   using rebind = matmul_node<N..., TA, TB>;
 
   // TensorFlow's _MatMulGrad, for each combination of transposes.
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<
       K == 0,

@@ -6,10 +6,9 @@
 namespace typeflow {
 
 template <fixed_string Name, element_type T, shape_type S>
-struct placeholder_node : node_facade<T, S, node_kind::leaf> {
+struct placeholder_node : node_facade<T, S, node_kind::leaf>, op_info<"Placeholder", false> {
   static constexpr auto name = Name;
   static constexpr bool is_placeholder = true;
-  static constexpr std::string_view op_name = "Placeholder";
 };
 
 /// `placeholder<"x", float, shape<dyn, 784>>()` is `tf.placeholder(tf.float32, [None, 784], name="x")`.

@@ -70,12 +70,10 @@ struct reduced_shape {
   using type = decltype(make(std::make_index_sequence<out_rank>{}));
 };
 
-struct sum_tag {
-  static constexpr std::string_view op_name = "Sum";
+struct sum_tag : op_info<"Sum"> {
   static constexpr bool mean = false;
 };
-struct mean_tag {
-  static constexpr std::string_view op_name = "Mean";
+struct mean_tag : op_info<"Mean"> {
   static constexpr bool mean = true;
 };
 
@@ -87,13 +85,12 @@ struct reduce_node;
 /// The gradient of a reduction: g (the reduced shape) broadcast back to a's shape,
 /// divided by the number of reduced elements for a mean.
 template <class Kind, class G, class A, std::ptrdiff_t... Axes>
-struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
-  static constexpr std::string_view op_name = "BroadcastTo";
+struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A>,
+                              op_info<"BroadcastTo"> {
   static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_gradient_node<Kind, N..., Axes...>;
   // Its own gradient is the reduction again (the transpose of a broadcast is a sum).
-  static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
   using gradient = mp::mp_if_c<K == 0, reduce_node<Kind, GG, shape_of<G>::rank == shape_of<A>::rank, Axes...>,
                                no_gradient>;
@@ -143,14 +140,13 @@ struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_ki
 
 template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
 struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
-                                 node_kind::compute, A> {
-  static constexpr std::string_view op_name = Kind::op_name;
+                                 node_kind::compute, A>,
+                     op_info_of<Kind> {
   static constexpr bool keep = Keep;
   static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_node<Kind, N..., Keep, Axes...>;
 
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = reduce_gradient_node<Kind, G, A, Axes...>;
 

@@ -58,13 +58,12 @@ using reshape_back_t = mp::mp_if_c<shape_of<A>::is_static, reshape_node<G, shape
 
 template <class A, class To>
 struct reshape_node
-    : node_facade<value_type_of<A>, typename ops::detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A> {
-  static constexpr std::string_view op_name = "Reshape";
+    : node_facade<value_type_of<A>, typename ops::detail::reshape_rule<shape_of<A>, To>::type, node_kind::compute, A>,
+      op_info<"Reshape"> {
   using target_shape = To;
   template <class... N>
   using rebind = reshape_node<N..., To>;
 
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = ops::detail::reshape_back_t<G, A>;
 
@@ -118,11 +117,10 @@ struct reshape_node
 
 /// g with the run-time shape of a (the gradient of a reshape of a dynamic shape).
 template <class G, class A>
-struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A> {
-  static constexpr std::string_view op_name = "Reshape";
+struct reshape_like_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A>,
+                           op_info<"Reshape"> {
   template <class... N>
   using rebind = reshape_like_node<N...>;
-  static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
   using gradient = mp::mp_if_c<K == 0, ops::detail::reshape_back_t<GG, G>, no_gradient>;
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
@@ -12,12 +13,10 @@
 namespace typeflow {
 
 namespace ops::detail {
-struct softmax_tag {
-  static constexpr std::string_view op_name = "Softmax";
+struct softmax_tag : op_info<"Softmax"> {
   static constexpr bool log = false;
 };
-struct log_softmax_tag {
-  static constexpr std::string_view op_name = "LogSoftmax";
+struct log_softmax_tag : op_info<"LogSoftmax"> {
   static constexpr bool log = true;
 };
 }  // namespace ops::detail
@@ -28,15 +27,15 @@ template <class Kind, int Slot, class GG, class G, class Y>
 struct softmax_second_node;
 
 template <class Kind, class G, class Y>
-struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, G, Y> {
-  static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGrad" : "SoftmaxGrad";
+struct softmax_gradient_node
+    : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, G, Y>,
+      std::conditional_t<Kind::log, op_info<"LogSoftmaxGrad">, op_info<"SoftmaxGrad">> {
   template <class... N>
   using rebind = softmax_gradient_node<Kind, N...>;
 
   // Second order (Hessian-vector products through softmax): the derivatives of this
   // node's output with respect to g and to y, given GG for it. Softmax's Jacobian is
   // symmetric, so with respect to g it is SoftmaxGrad again.
-  static constexpr bool differentiable = true;
   template <std::size_t K, class GG>
   using gradient = mp::mp_if_c<K == 0 && !Kind::log, softmax_gradient_node<Kind, GG, Y>,
                                softmax_second_node<Kind, int(K), GG, G, Y>>;
@@ -67,8 +66,9 @@ struct softmax_gradient_node : node_facade<value_type_of<Y>, shape_of<Y>, node_k
 ///   log_softmax, slot 0 (g):  GG - sum(GG exp(z))
 ///   log_softmax, slot 1 (z):  -GG exp(z) sum(g)
 template <class Kind, int Slot, class GG, class G, class Y>
-struct softmax_second_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, GG, G, Y> {
-  static constexpr std::string_view op_name = Kind::log ? "LogSoftmaxGradGrad" : "SoftmaxGradGrad";
+struct softmax_second_node
+    : node_facade<value_type_of<Y>, shape_of<Y>, node_kind::compute, GG, G, Y>,
+      std::conditional_t<Kind::log, op_info<"LogSoftmaxGradGrad", false>, op_info<"SoftmaxGradGrad", false>> {
   template <class... N>
   using rebind = softmax_second_node<Kind, Slot, N...>;
 
@@ -104,12 +104,10 @@ struct softmax_second_node : node_facade<value_type_of<Y>, shape_of<Y>, node_kin
 };
 
 template <class Kind, class A>
-struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A> {
-  static constexpr std::string_view op_name = Kind::op_name;
+struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A>, op_info_of<Kind> {
   template <class... N>
   using rebind = softmax_node<Kind, N...>;
 
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = softmax_gradient_node<Kind, G, softmax_node>;
 

@@ -56,21 +56,15 @@ void check_assign_shape(const Value& value) {
   }
 }
 
-struct assign_kind {
-  static constexpr std::string_view op_name = "Assign";
-};
-struct assign_add_kind {
-  static constexpr std::string_view op_name = "AssignAdd";
-};
-struct assign_sub_kind {
-  static constexpr std::string_view op_name = "AssignSub";
-};
+struct assign_kind : op_info<"Assign", false> {};
+struct assign_add_kind : op_info<"AssignAdd", false> {};
+struct assign_sub_kind : op_info<"AssignSub", false> {};
 
 }  // namespace ops::detail
 
 template <class Kind, class V, class Value>
-struct assign_node : writer_facade<value_type_of<V>, shape_of<V>, node_kind::effect, mp::mp_list<V>, Value> {
-  static constexpr std::string_view op_name = Kind::op_name;
+struct assign_node : writer_facade<value_type_of<V>, shape_of<V>, node_kind::effect, mp::mp_list<V>, Value>,
+                     op_info_of<Kind> {
   using reads = mp::mp_if_c<std::is_same_v<Kind, ops::detail::assign_kind>, mp::mp_list<>, mp::mp_list<V>>;
   using forwards_variable = V;
   template <class... N>
@@ -132,8 +126,7 @@ constexpr auto assign_sub(V v, Value delta) {
 // --- group and control dependencies -----------------------------------------------------
 
 template <class... In>
-struct group_node : node_facade<none_t, scalar, node_kind::effect, In...> {
-  static constexpr std::string_view op_name = "group_deps";
+struct group_node : node_facade<none_t, scalar, node_kind::effect, In...>, op_info<"group_deps", false> {
   using output_type = none_t;
   static constexpr bool changes_state = false;  // its inputs may; each says so itself
   template <class... N>
@@ -151,11 +144,11 @@ constexpr group_node<In...> group(const In&... in) {
 /// Evaluates Deps, in order, before forwarding X's value (tf.control_dependencies +
 /// tf.identity, or with_dependencies).
 template <class X, class... Deps>
-struct with_dependencies_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, Deps..., X> {
-  static constexpr std::string_view op_name = "Identity";
+struct with_dependencies_node : node_facade<value_type_of<X>, shape_of<X>, node_kind::effect, Deps..., X>,
+                                op_info<"Identity"> {
   using forwards = X;
   static constexpr bool changes_state = false;  // its dependencies may; each says so itself
-  static constexpr bool differentiable = true;  // the gradient passes to x only
+  // The gradient passes to x only.
   template <std::size_t K, class G>
   using gradient = mp::mp_if_c<K == sizeof...(Deps), G, no_gradient>;
   template <class... N>
@@ -185,10 +178,8 @@ constexpr control_dependencies_t<Deps...> control_dependencies(const Deps&... de
 
 /// tf.identity(x)
 namespace fn {
-struct identity {
-  static constexpr std::string_view op_name = "Identity";
+struct identity : op_info<"Identity"> {
   template <class T> constexpr T operator()(T a) const { return a; }
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G, class Self, class A>
   using gradient = G;
 };
@@ -200,8 +191,8 @@ constexpr auto identity(A a) {
 
 // --- initialization -----------------------------------------------------------------------
 
-struct global_variables_initializer_node : node_facade<none_t, scalar, node_kind::effect> {
-  static constexpr std::string_view op_name = "init";
+struct global_variables_initializer_node : node_facade<none_t, scalar, node_kind::effect>,
+                                           op_info<"init", false> {
   using output_type = none_t;
   template <class Ctx>
   static void run(Ctx& ctx) {
@@ -214,8 +205,8 @@ struct global_variables_initializer_node : node_facade<none_t, scalar, node_kind
 constexpr global_variables_initializer_node global_variables_initializer() { return {}; }
 
 template <class... V>
-struct variables_initializer_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_list<V...>> {
-  static constexpr std::string_view op_name = "init";
+struct variables_initializer_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_list<V...>>,
+                                    op_info<"init", false> {
   using output_type = none_t;
   template <class Ctx>
   static void run(Ctx& ctx) {
@@ -232,8 +223,8 @@ constexpr variables_initializer_node<V...> variables_initializer(const V&... v) 
 }
 
 template <class V>
-struct is_variable_initialized_node : writer_facade<bool, scalar, node_kind::effect, mp::mp_list<V>> {
-  static constexpr std::string_view op_name = "IsVariableInitialized";
+struct is_variable_initialized_node : writer_facade<bool, scalar, node_kind::effect, mp::mp_list<V>>,
+                                      op_info<"IsVariableInitialized", false> {
   using output_type = bool;
   static constexpr bool changes_state = false;
   template <class Ctx>
@@ -250,8 +241,8 @@ constexpr is_variable_initialized_node<V> is_variable_initialized(const V& v) {
   return make_node<is_variable_initialized_node<V>>(v);
 }
 
-struct report_uninitialized_variables_node : node_facade<none_t, scalar, node_kind::effect> {
-  static constexpr std::string_view op_name = "report_uninitialized_variables";
+struct report_uninitialized_variables_node : node_facade<none_t, scalar, node_kind::effect>,
+                                             op_info<"report_uninitialized_variables", false> {
   using output_type = std::vector<std::string>;
   static constexpr bool changes_state = false;
   template <class Ctx>

@@ -51,13 +51,11 @@ struct inverse_transpose<G, std::index_sequence<P...>> {
 template <class A, std::size_t... P>
 struct transpose_node
     : node_facade<value_type_of<A>, typename ops::detail::permuted_shape<shape_of<A>, P...>::type,
-                  node_kind::compute, A> {
-  static constexpr std::string_view op_name = "transpose";
+                  node_kind::compute, A>, op_info<"transpose"> {
   static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
   template <class... N>
   using rebind = transpose_node<N..., P...>;
 
-  static constexpr bool differentiable = true;
   template <std::size_t K, class G>
   using gradient = typename ops::detail::inverse_transpose<G, std::index_sequence<P...>>::type;
 

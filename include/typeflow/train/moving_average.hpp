@@ -49,10 +49,10 @@ inline constexpr bool averages_a_variable = variable_node_type<V>;
 /// ("w/ExponentialMovingAverage"), or "<op>/<EmaName>" for a tensor ("add/...", its op's
 /// base name); a variable of the session like any other.
 template <fixed_string EmaName, class V>
-struct ema_shadow_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::leaf> {
+struct ema_shadow_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::leaf>,
+                         op_info<"VariableV2", false> {
   static constexpr auto name = join_names<label_of<V>(), EmaName>();
   static constexpr bool is_variable = true;
-  static constexpr std::string_view op_name = "VariableV2";
   using averaged_variable = V;
   static constexpr auto moving_average_name = EmaName;
   /// A variable's shadow starts as the variable does (its initializer, drawing from its
@@ -120,10 +120,10 @@ using num_updates_list = mp::mp_if_c<std::is_void_v<NumUpdates>, mp::mp_list<>, 
 template <fixed_string Name, class Decay, class NumUpdates, class... V>
 struct ema_apply_node
     : detail::ema_facade<mp::mp_list<ema_shadow_node<Name, V>...>,
-                         mp::mp_append<mp::mp_list<Decay>, detail::num_updates_list<NumUpdates>, mp::mp_list<V...>>>::type {
+                         mp::mp_append<mp::mp_list<Decay>, detail::num_updates_list<NumUpdates>, mp::mp_list<V...>>>::type,
+      op_info<"ExponentialMovingAverage", false> {
   using reads = mp::mp_list<ema_shadow_node<Name, V>...>;  // the shadows must be initialized
   using output_type = none_t;
-  static constexpr std::string_view op_name = "ExponentialMovingAverage";
 
   template <class Ctx>
   static void run(Ctx& ctx) {
