@@ -235,26 +235,16 @@ std::array<std::size_t, OutRank> kept_dims(const ranges<R>& rg, const view<R>& v
 
 struct pad_kind : op_info<"Pad"> {};
 struct strided_slice_grad_kind : op_info<"StridedSliceGrad"> {};
-struct slice_kind : op_info<"Slice"> {
-  static constexpr bool checked = true;
-  using grad = pad_kind;
+template <fixed_string OpName, bool Checked, class Grad>
+struct slicing_kind : op_info<OpName> {
+  static constexpr bool checked = Checked;
+  using grad = Grad;
 };
-struct strided_slice_kind : op_info<"StridedSlice"> {
-  static constexpr bool checked = false;
-  using grad = strided_slice_grad_kind;
-};
-struct split_kind : op_info<"Split"> {
-  static constexpr bool checked = true;
-  using grad = pad_kind;
-};
-struct split_v_kind : op_info<"SplitV"> {
-  static constexpr bool checked = true;
-  using grad = pad_kind;
-};
-struct unstack_kind : op_info<"Unpack"> {
-  static constexpr bool checked = false;
-  using grad = strided_slice_grad_kind;
-};
+struct slice_kind : slicing_kind<"Slice", true, pad_kind> {};
+struct strided_slice_kind : slicing_kind<"StridedSlice", false, strided_slice_grad_kind> {};
+struct split_kind : slicing_kind<"Split", true, pad_kind> {};
+struct split_v_kind : slicing_kind<"SplitV", true, pad_kind> {};
+struct unstack_kind : slicing_kind<"Unpack", false, strided_slice_grad_kind> {};
 
 }  // namespace ops::detail
 

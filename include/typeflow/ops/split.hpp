@@ -40,11 +40,17 @@ struct split_sizes_must_add_up_to_the_dimension {
 };
 namespace ops::detail {
 
-/// SplitV's sizes with the one -1 resolved; all 0 when they cannot add up to n.
+/// SplitV's sizes with the one -1 resolved, and whether they add up to the dimension's size.
 template <std::size_t M>
-constexpr std::array<std::ptrdiff_t, M> split_sizes(std::array<std::ptrdiff_t, M> s, std::ptrdiff_t n, bool& ok) {
+struct resolved_split_sizes {
+  std::array<std::ptrdiff_t, M> sizes{};
+  bool ok = true;
+};
+template <std::size_t M>
+constexpr resolved_split_sizes<M> resolve_split_sizes(std::array<std::ptrdiff_t, M> s, std::ptrdiff_t n) {
   std::ptrdiff_t sum = 0;
   std::size_t holes = 0, hole = 0;
+  bool ok = true;
   for (std::size_t i = 0; i < M; ++i) {
     if (s[i] == -1) {
       ++holes;
@@ -57,8 +63,7 @@ constexpr std::array<std::ptrdiff_t, M> split_sizes(std::array<std::ptrdiff_t, M
   }
   if (holes == 1 && sum <= n) s[hole] = n - sum;
   ok = ok && holes <= 1 && M > 0 && (holes == 1 ? sum <= n : sum == n);
-  if (!ok) s = {};
-  return s;
+  return {ok ? s : std::array<std::ptrdiff_t, M>{}, ok};
 }
 
 }  // namespace ops::detail
@@ -83,6 +88,24 @@ template <class A>
 constexpr auto inert_pieces(const A& a) {
   return std::tuple{make_node<slice_node<strided_slice_kind, A, full_ranges<shape_of<A>::rank>()>>(a)};
 }
+
+/// Whether split and unstack can cut shape S along Axis: in range, of static size. When not,
+/// the one error names the axis and the shape, and the caller returns inert_pieces.
+template <std::ptrdiff_t Axis, class S>
+constexpr bool cuttable_axis() {
+  if constexpr (!axis_in_range(Axis, S::rank)) {
+    static_assert(axis_is_out_of_range_for_shape<Axis, S>::value,
+                  "typeflow::split and unstack: the axis must be in [-rank, rank)");
+    return false;
+  } else if constexpr (S::dims[normalized_axis(Axis, S::rank)] == dyn) {
+    static_assert(split_or_unstack_needs_a_static_size_along_axis<Axis, S>::value,
+                  "typeflow::split and unstack cut a dimension of static size into a number of nodes known at "
+                  "compile time");
+    return false;
+  } else {
+    return true;
+  }
+}
 }  // namespace ops::detail
 
 /// tf.split(x, num, axis): `split<num, axis>(x)`, a std::tuple of num nodes, equal pieces
@@ -90,13 +113,7 @@ constexpr auto inert_pieces(const A& a) {
 template <std::size_t Num, std::ptrdiff_t Axis, node A>
 constexpr auto split(const A& a) {
   using S = shape_of<A>;
-  if constexpr (!ops::detail::axis_in_range(Axis, S::rank)) {
-    static_assert(axis_is_out_of_range_for_shape<Axis, S>::value, "typeflow::split<num, axis>(x): axis in [-rank, rank)");
-    return ops::detail::inert_pieces(a);
-  } else if constexpr (S::dims[ops::detail::normalized_axis(Axis, S::rank)] == dyn) {
-    static_assert(split_or_unstack_needs_a_static_size_along_axis<Axis, S>::value,
-                  "typeflow::split and unstack cut a dimension of static size into a number of nodes known at "
-                  "compile time");
+  if constexpr (!ops::detail::cuttable_axis<Axis, S>()) {
     return ops::detail::inert_pieces(a);
   } else if constexpr (Num == 0 || S::dims[ops::detail::normalized_axis(Axis, S::rank)] % Num != 0) {
     static_assert(split_count_must_divide_the_dimension<Num, Axis, S>::value,
@@ -119,36 +136,19 @@ constexpr auto split(const A& a) {
 template <class Sizes, std::ptrdiff_t Axis, node A>
 constexpr auto split(const A& a) {
   using S = shape_of<A>;
-  if constexpr (!ops::detail::axis_in_range(Axis, S::rank)) {
-    static_assert(axis_is_out_of_range_for_shape<Axis, S>::value,
-                  "typeflow::split<ints<sizes...>, axis>(x): axis in [-rank, rank)");
-    return ops::detail::inert_pieces(a);
-  } else if constexpr (S::dims[ops::detail::normalized_axis(Axis, S::rank)] == dyn) {
-    static_assert(split_or_unstack_needs_a_static_size_along_axis<Axis, S>::value,
-                  "typeflow::split and unstack cut a dimension of static size into a number of nodes known at "
-                  "compile time");
+  if constexpr (!ops::detail::cuttable_axis<Axis, S>()) {
     return ops::detail::inert_pieces(a);
   } else {
     constexpr std::size_t axis = ops::detail::normalized_axis(Axis, S::rank);
-    constexpr auto given = ops::detail::to_array(Sizes{});
-    constexpr std::size_t m = given.size();
-    constexpr bool ok = [] {
-      bool good = true;
-      ops::detail::split_sizes(ops::detail::to_array(Sizes{}), S::dims[axis], good);
-      return good;
-    }();
-    if constexpr (!ok) {
+    constexpr auto resolved = ops::detail::resolve_split_sizes(ops::detail::to_array(Sizes{}), S::dims[axis]);
+    if constexpr (!resolved.ok) {
       static_assert(split_sizes_must_add_up_to_the_dimension<Sizes, Axis, S>::value,
                     "typeflow::split<ints<sizes...>, axis>(x): the sizes (at most one -1) must add up to the size "
                     "of x along axis");
       return ops::detail::inert_pieces(a);
     } else {
-      constexpr auto sizes = [] {
-        bool good = true;
-        return ops::detail::split_sizes(ops::detail::to_array(Sizes{}), S::dims[axis], good);
-      }();
-      return ops::detail::split_pieces<ops::detail::split_v_kind, axis, ops::detail::starts_of(sizes)>(
-          a, std::make_index_sequence<m>{});
+      return ops::detail::split_pieces<ops::detail::split_v_kind, axis, ops::detail::starts_of(resolved.sizes)>(
+          a, std::make_index_sequence<resolved.sizes.size()>{});
     }
   }
 }
@@ -158,13 +158,7 @@ constexpr auto split(const A& a) {
 template <std::ptrdiff_t Axis = 0, node A>
 constexpr auto unstack(const A& a) {
   using S = shape_of<A>;
-  if constexpr (!ops::detail::axis_in_range(Axis, S::rank)) {
-    static_assert(axis_is_out_of_range_for_shape<Axis, S>::value, "typeflow::unstack<axis>(x): axis in [-rank, rank)");
-    return ops::detail::inert_pieces(a);
-  } else if constexpr (S::dims[ops::detail::normalized_axis(Axis, S::rank)] == dyn) {
-    static_assert(split_or_unstack_needs_a_static_size_along_axis<Axis, S>::value,
-                  "typeflow::split and unstack cut a dimension of static size into a number of nodes known at "
-                  "compile time");
+  if constexpr (!ops::detail::cuttable_axis<Axis, S>()) {
     return ops::detail::inert_pieces(a);
   } else {
     constexpr std::size_t axis = ops::detail::normalized_axis(Axis, S::rank);
