@@ -390,11 +390,18 @@ TEST_CASE("where: testBroadcast (a vector cond over x's first dim), a comparison
   const xt::xtensor<bool, 1> c2{true, false};
   CHECK(invalid_argument_message([&] { sess.run(rows, tf::feed(c, c2), tf::feed(x, xv), tf::feed(y, yv)); }) ==
         "Number of batches of 'then' must match size of 'cond', but saw: 3 vs. 2");
+  auto s = tf::placeholder<"s", bool>();
+  tf::session sess_s(tf::where(s, x, y));
+  CHECK(invalid_argument_message([&] { sess_s.run(tf::where(s, x, y), tf::feed(s, true), tf::feed(x, xv), tf::feed(y, y2)); }) ==
+        "'then' and 'else' must have the same size.  but received: [3, 2] vs. [2, 2]");
   auto ce = tf::placeholder<"ce", bool, shape<dyn, 2>>();
   tf::session sess_e(tf::where(ce, x, y));
   const xt::xtensor<bool, 2> c22{{true, false}, {false, true}};
   CHECK(invalid_argument_message([&] { sess_e.run(tf::where(ce, x, y), tf::feed(ce, c22), tf::feed(x, xv), tf::feed(y, yv)); }) ==
-        "Inputs to operation Select must have the same size and shape.  Input 0: [2, 2] != input 1: [3, 2]");
+        "Inputs to operation Select of type Select must have the same size and shape.  Input 0: [2, 2] != input 1: [3, 2]");
+  const xt::xtensor<bool, 2> c32{{true, false}, {false, true}, {true, true}};
+  CHECK(invalid_argument_message([&] { sess_e.run(tf::where(ce, x, y), tf::feed(ce, c32), tf::feed(x, xv), tf::feed(y, y2)); }) ==
+        "Inputs to operation Select of type Select must have the same size and shape.  Input 0: [3, 2] != input 2: [2, 2]");
 }
 
 TEST_CASE("where: testEmptyTensor and int32 values") {

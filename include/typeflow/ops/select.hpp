@@ -82,17 +82,28 @@ constexpr bool cond_shape_ok() {
   }
 }
 
-// Checks cond's run-time shape against x's (TensorFlow's messages).
+// TensorFlow's checks of Select's run-time shapes, in its order and with its messages
+// (cwise_op_select.cc; the elementwise case names the op by its default name, Select).
 template <cond_layout L, std::size_t RC, std::size_t RX>
-void check_cond(const std::array<std::size_t, RC>& cd, const std::array<std::size_t, RX>& xd) {
-  if constexpr (L == cond_layout::rows) {
-    if (cd[0] != xd[0])
-      throw invalid_argument_error("Number of batches of 'then' must match size of 'cond', but saw: " +
-                                   std::to_string(xd[0]) + " vs. " + std::to_string(cd[0]));
-  } else if constexpr (L == cond_layout::elementwise) {
-    if (cd != xd)
-      throw invalid_argument_error("Inputs to operation Select must have the same size and shape.  Input 0: " +
-                                   shape_string(cd) + " != input 1: " + shape_string(xd));
+void check_select(const std::array<std::size_t, RC>& cd, const std::array<std::size_t, RX>& xd,
+                  const std::array<std::size_t, RX>& yd) {
+  if constexpr (L == cond_layout::elementwise) {
+    const std::array<std::size_t, RX>* other[] = {&xd, &yd};
+    for (std::size_t i = 0; i < 2; ++i)
+      if (cd != *other[i])
+        throw invalid_argument_error(
+            "Inputs to operation Select of type Select must have the same size and shape.  Input 0: " +
+            shape_string(cd) + " != input " + std::to_string(i + 1) + ": " + shape_string(*other[i]));
+    return;
+  } else {
+    if constexpr (L == cond_layout::rows) {
+      if (cd[0] != xd[0])
+        throw invalid_argument_error("Number of batches of 'then' must match size of 'cond', but saw: " +
+                                     std::to_string(xd[0]) + " vs. " + std::to_string(cd[0]));
+    }
+    if (xd != yd)
+      throw invalid_argument_error("'then' and 'else' must have the same size.  but received: " + shape_string(xd) +
+                                   " vs. " + shape_string(yd));
   }
 }
 
@@ -150,10 +161,7 @@ struct select_node : node_facade<value_type_of<X>, typename ops::detail::merged_
     constexpr auto layout = ops::detail::cond_layout_of<shape_of<C>, S>();
     const auto xd = ops::detail::dims_of<S::rank>(x);
     const auto yd = ops::detail::dims_of<S::rank>(y);
-    if (xd != yd)
-      throw invalid_argument_error("'then' and 'else' must have the same size.  but received: " + shape_string(xd) +
-                                   " vs. " + shape_string(yd));
-    ops::detail::check_cond<layout>(ops::detail::dims_of<shape_of<C>::rank>(c), xd);
+    ops::detail::check_select<layout>(ops::detail::dims_of<shape_of<C>::rank>(c), xd, yd);
     ops::detail::resize_unless_static<S::is_static>(out, xd);
     T scalar{};
     T* o = ops::detail::out_ptr(out, scalar);
