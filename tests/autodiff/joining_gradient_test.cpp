@@ -57,6 +57,14 @@ TEST_CASE("concat of three inputs along the middle axis: each input's own slice"
   fd_check::check_gradient(sess, loss, x, x0, tf::feed(y, y0), tf::feed(z, z0), tf::feed(w, w0));
   fd_check::check_gradient(sess, loss, y, y0, tf::feed(x, x0), tf::feed(z, z0), tf::feed(w, w0));
   fd_check::check_gradient(sess, loss, z, z0, tf::feed(x, x0), tf::feed(y, y0), tf::feed(w, w0));
+  // The slices that concat's and stack's gradients are have no gradient rule of their own
+  // (a second derivative through concat or stack does not compile).
+  using C = decltype(tf::concat<1>(x, y, z));
+  using S = decltype(tf::stack(x, x));
+  static_assert(!tf::differentiable<tf::input_gradient<C, 1, C>>);
+  static_assert(!tf::differentiable<tf::input_gradient<S, 1, S>>);
+  static_assert(tf::op_name_of<tf::input_gradient<C, 1, C>>() == "Slice");
+  static_assert(tf::op_name_of<tf::input_gradient<S, 1, S>>() == "Unpack");
 }
 
 TEST_CASE("concat of dyn dims: offsets from the inputs' run-time sizes along the axis") {
