@@ -120,6 +120,19 @@ TEST_CASE("gather's gradient node is differentiable: the gradient of the scatter
                            tf::feed(v, fd_check::uniform<shape<3, 2>>()));
 }
 
+TEST_CASE("gather's gradient checks the indices itself: a run may compute it without the gather") {
+  auto p = tf::placeholder<"p", double, shape<2, 3>>();
+  auto i = tf::placeholder<"i", std::int32_t, shape<2>>();
+  auto w = tf::placeholder<"w", double, shape<2, 3>>();
+  auto loss = tf::reduce_sum(tf::gather(p, i) * w);
+  auto g = tf::gradient(loss, p);  // w scattered: the gather's value is not needed
+  tf::session sess(g);
+  const xt::xtensor_fixed<std::int32_t, xt::xshape<2>> bad{1, 2};
+  CHECK_THROWS_WITH_AS(sess.run(g, tf::feed(p, fd_check::uniform<shape<2, 3>>()), tf::feed(i, bad),
+                                tf::feed(w, fd_check::uniform<shape<2, 3>>())),
+                       "InvalidArgument: indices[1] = 2 is not in [0, 2)", tf::invalid_argument_error);
+}
+
 // --- reverse_sequence --------------------------------------------------------------------------
 
 TEST_CASE("reverse_sequence: testFloatReverseSequenceGrad ([4, 2, 3, 1, 1], seq 0, batch 2, lengths [3, 0, 4])") {
