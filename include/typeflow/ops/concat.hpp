@@ -42,12 +42,6 @@ struct stack_axis_must_be_in_range_of_the_result {
 
 namespace ops::detail {
 
-constexpr bool axis_in_range(std::ptrdiff_t axis, std::size_t rank) {
-  return axis >= -std::ptrdiff_t(rank) && axis < std::ptrdiff_t(rank);
-}
-constexpr std::size_t normalized_axis(std::ptrdiff_t axis, std::size_t rank) {
-  return static_cast<std::size_t>(axis < 0 ? axis + std::ptrdiff_t(rank) : axis);
-}
 
 /// The static shapes S... joined: dims equal (or dyn) everywhere but at Skip (Skip >= rank:
 /// everywhere). A class named by shapes alone, so its constants are cheap.

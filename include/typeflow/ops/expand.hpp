@@ -85,7 +85,7 @@ template <class S, class Out, class V, std::size_t N>
 void copy_into(Out& out, const V& a, const std::array<std::size_t, N>& dims) {
   std::size_t total = 1;
   for (auto d : dims) total *= d;
-  const auto* x = values_of(a);
+  const auto* x = data_ptr(a);
   write_out<S>(out, dims, [&](auto* o) {
     for (std::size_t i = 0; i < total; ++i) o[i] = x[i];
   });
@@ -190,7 +190,7 @@ struct tile_node : node_facade<value_type_of<A>, typename ops::detail::tiled_sha
     constexpr std::array<std::size_t, r> m{M...};
     std::array<std::size_t, r> d{};
     for (std::size_t i = 0; i < r; ++i) d[i] = in[i] * m[i];
-    const auto* x = ops::detail::values_of(a);
+    const auto* x = ops::detail::data_ptr(a);
     ops::detail::write_out<shape_of<tile_node>>(out, d, [&](auto* o) {
       ops::detail::for_each_index(d, [&](std::size_t k, const auto& idx) {
         std::size_t off = 0;
@@ -216,7 +216,7 @@ struct tile_grad_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::co
     const auto in = ops::detail::dims_of<r>(a);
     const auto stride = ops::detail::row_major_strides(in);
     const auto gd = ops::detail::dims_of<r>(g);
-    const auto* gp = ops::detail::values_of(g);
+    const auto* gp = ops::detail::data_ptr(g);
     ops::detail::write_out<shape_of<A>>(out, in, [&](auto* o) {
       std::size_t total = 1;
       for (auto d : in) total *= d;
@@ -243,7 +243,7 @@ struct reverse_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
     constexpr std::size_t r = shape_of<A>::rank;
     const auto in = ops::detail::dims_of<r>(a);
     const auto stride = ops::detail::row_major_strides(in);
-    const auto* x = ops::detail::values_of(a);
+    const auto* x = ops::detail::data_ptr(a);
     ops::detail::write_out<shape_of<A>>(out, in, [&](auto* o) {
       ops::detail::for_each_index(in, [&](std::size_t k, const auto& idx) {
         std::size_t off = 0;

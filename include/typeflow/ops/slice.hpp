@@ -16,6 +16,7 @@
 #include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/detail/tensor_access.hpp"
 
 namespace typeflow {
 
@@ -127,27 +128,6 @@ struct sliced_shape {
 };
 
 // --- kernels shared with ops/expand.hpp -------------------------------------------------------
-
-/// The values of an input: a container's data, or the scalar itself.
-template <class V>
-const auto* values_of(const V& v) {
-  if constexpr (std::is_arithmetic_v<V>) {
-    return &v;
-  } else {
-    return v.data();
-  }
-}
-
-/// The run-time dims of an input of rank R.
-template <std::size_t R, class V>
-std::array<std::size_t, R> dims_of(const V& v) {
-  std::array<std::size_t, R> d{};
-  if constexpr (R > 0) {
-    const auto& s = v.shape();
-    for (std::size_t i = 0; i < R; ++i) d[i] = static_cast<std::size_t>(s[i]);
-  }
-  return d;
-}
 
 /// Writes out's elements through f(T* data): sized to dims first when its shape is dynamic;
 /// a rank-0 out through a local.
@@ -268,7 +248,7 @@ struct slice_node
     constexpr std::size_t r = shape_of<A>::rank;
     using S = shape_of<slice_node>;
     const auto v = ops::detail::view_of<Kind>(Rg, ops::detail::dims_of<r>(a));
-    const auto* x = ops::detail::values_of(a);
+    const auto* x = ops::detail::data_ptr(a);
     ops::detail::write_out<S>(out, ops::detail::kept_dims<S::rank>(Rg, v), [&](auto* o) {
       ops::detail::for_each_offset(v.count, v.base, v.step, [&](std::size_t k, std::ptrdiff_t off) { o[k] = x[off]; });
     });
@@ -290,7 +270,7 @@ struct slice_grad_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::c
     constexpr std::size_t r = shape_of<A>::rank;
     const auto in = ops::detail::dims_of<r>(a);
     const auto v = ops::detail::view_of<Kind>(Rg, in);
-    const auto* gp = ops::detail::values_of(g);
+    const auto* gp = ops::detail::data_ptr(g);
     ops::detail::write_out<shape_of<A>>(out, in, [&](auto* o) {
       std::size_t total = 1;
       for (auto d : in) total *= d;
@@ -363,12 +343,6 @@ constexpr ranges<R> axis_range(std::size_t axis, std::ptrdiff_t b, std::ptrdiff_
   return r;
 }
 
-constexpr std::size_t normalized_axis(std::ptrdiff_t axis, std::size_t rank) {
-  return static_cast<std::size_t>(axis < 0 ? axis + static_cast<std::ptrdiff_t>(rank) : axis);
-}
-constexpr bool axis_in_range(std::ptrdiff_t axis, std::size_t rank) {
-  return axis >= -static_cast<std::ptrdiff_t>(rank) && axis < static_cast<std::ptrdiff_t>(rank);
-}
 
 }  // namespace ops::detail
 

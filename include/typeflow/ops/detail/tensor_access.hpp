@@ -1,6 +1,6 @@
-// typeflow/ops/detail/tensor_access.hpp — what the array kernels (concat, gather, sequence
-// ops, select) read of an input value: its elements in row-major order and its dims, the
-// same way for a scalar (rank 0, the value itself) and a tensor.
+// typeflow/ops/detail/tensor_access.hpp — what the array kernels (slice, expand, concat,
+// gather, sequence ops, select) read of an input value: its elements in row-major order and
+// its dims, the same way for a scalar (rank 0, the value itself) and a tensor; and axes.
 #pragma once
 
 #include <array>
@@ -9,6 +9,14 @@
 #include <type_traits>
 
 namespace typeflow::ops::detail {
+
+/// An axis in [-rank, rank) (negative ones count from the end), and its index.
+constexpr bool axis_in_range(std::ptrdiff_t axis, std::size_t rank) {
+  return axis >= -static_cast<std::ptrdiff_t>(rank) && axis < static_cast<std::ptrdiff_t>(rank);
+}
+constexpr std::size_t normalized_axis(std::ptrdiff_t axis, std::size_t rank) {
+  return static_cast<std::size_t>(axis < 0 ? axis + static_cast<std::ptrdiff_t>(rank) : axis);
+}
 
 /// The first element of v, row-major (a session hands compute ops row-major containers).
 template <class V>
