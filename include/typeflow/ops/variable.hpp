@@ -10,30 +10,32 @@
 
 namespace typeflow {
 
+namespace ops::detail {
+/// What every variable_node says of itself, whatever its initializer: in a base named by
+/// its name and shape, which both forms of variable_node share.
+template <fixed_string Name, shape_type S>
+struct variable_info : op_info<"VariableV2", false> {
+  static_assert(S::is_static,
+                "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
+                "tf.get_variable does");
+  static constexpr auto name = Name;
+  static constexpr bool is_variable = true;
+};
+}  // namespace ops::detail
+
 /// The variable `Name`, initialized from `Init` (init::fixed<I>, init::run_time,
 /// init::value_of<C>, init::like<V>): the initializer is part of the variable's type, or,
 /// for init::run_time, its object's definition. Its value lives in each session whose graph
 /// reaches it.
 template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
-struct variable_node : node_facade<T, S, node_kind::leaf> {
-  static_assert(S::is_static,
-                "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
-                "tf.get_variable does");
-  static constexpr auto name = Name;
-  static constexpr bool is_variable = true;
-  static constexpr std::string_view op_name = "VariableV2";
+struct variable_node : node_facade<T, S, node_kind::leaf>, ops::detail::variable_info<Name, S> {
   using initializer_source = Init;
 };
 
 /// A variable whose initializer is known only at run time carries it.
 template <fixed_string Name, element_type T, shape_type S>
-struct variable_node<Name, T, S, init::run_time> : node_facade<T, S, node_kind::leaf> {
-  static_assert(S::is_static,
-                "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
-                "tf.get_variable does");
-  static constexpr auto name = Name;
-  static constexpr bool is_variable = true;
-  static constexpr std::string_view op_name = "VariableV2";
+struct variable_node<Name, T, S, init::run_time> : node_facade<T, S, node_kind::leaf>,
+                                                  ops::detail::variable_info<Name, S> {
   using initializer_source = init::run_time;
   using definition_type = std::optional<init::initializer>;
   definition_type definition{};
