@@ -26,6 +26,16 @@
 
 namespace typeflow::train {
 
+namespace detail {
+/// What a schedule's scalar function says of itself: its op name, and that no gradient
+/// flows into it (its parameters are constants and a step count).
+template <fixed_string OpName>
+struct schedule_op : op_info<OpName> {
+  template <std::size_t K, class G, class Self, class... In>
+  using gradient = no_gradient;
+};
+}  // namespace detail
+
 namespace fn {
 /// step / steps, floored with staircase: how far a decay has gone.
 template <class S, class D, class B>
@@ -35,12 +45,7 @@ double decay_progress(S step, D decay_steps, B staircase) {
 }
 
 /// lr * rate ^ (step / steps), the exponent floored with staircase.
-struct exponential_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "ExponentialDecay";
+struct exponential_decay : detail::schedule_op<"ExponentialDecay"> {
   template <class L, class S, class D, class R, class B>
   L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
     const double p = decay_progress(step, decay_steps, staircase);
@@ -48,12 +53,7 @@ struct exponential_decay {
   }
 };
 /// lr / (1 + rate * step / steps), step / steps floored with staircase.
-struct inverse_time_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "InverseTimeDecay";
+struct inverse_time_decay : detail::schedule_op<"InverseTimeDecay"> {
   template <class L, class S, class D, class R, class B>
   L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
     const double p = decay_progress(step, decay_steps, staircase);
@@ -62,12 +62,7 @@ struct inverse_time_decay {
 };
 /// (lr - end) * (1 - step / steps) ^ power + end; with cycle, steps grows to the next
 /// multiple of itself past step, else step stops at steps.
-struct polynomial_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "PolynomialDecay";
+struct polynomial_decay : detail::schedule_op<"PolynomialDecay"> {
   template <class L, class S, class D, class E, class P, class B>
   L operator()(L lr, S step, D decay_steps, E end_learning_rate, P power, B cycle) const {
     double s = static_cast<double>(step);
@@ -165,8 +160,8 @@ auto polynomial_decay(const LR& learning_rate, const Step& global_step, const D&
 /// The node of piecewise_constant: values[i] for the first boundary[i] >= x, the last
 /// value past every boundary.
 template <class X, class B, class V>
-struct piecewise_constant_node : node_facade<value_type_of<V>, scalar, node_kind::compute, X, B, V> {
-  static constexpr std::string_view op_name = "PiecewiseConstant";
+struct piecewise_constant_node : node_facade<value_type_of<V>, scalar, node_kind::compute, X, B, V>,
+                                 op_info<"PiecewiseConstant", false> {
   template <class... N>
   using rebind = piecewise_constant_node<N...>;
   template <class Out, class VX, class VB, class VV>
