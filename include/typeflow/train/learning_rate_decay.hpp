@@ -124,6 +124,16 @@ auto schedule(const LR& lr, const Step& step, const P&... params) {
     return make_node<elementwise_node<Fn, decltype(l), Step, P...>>(l, step, params...);
   }
 }
+
+/// A schedule of decay_steps, decay_rate and staircase (exponential_decay,
+/// inverse_time_decay): Fn over them, as constants named under Name where they are numbers.
+template <class Fn, fixed_string Name, class LR, class Step, class D, class R>
+auto rate_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
+                bool staircase) {
+  return schedule<Fn, Name>(learning_rate, global_step, schedule_parameter<Name, "decay_steps">(decay_steps),
+                            schedule_parameter<Name, "decay_rate">(decay_rate),
+                            schedule_parameter<Name, "staircase">(staircase));
+}
 }  // namespace detail
 
 /// tf.train.exponential_decay(learning_rate, global_step, decay_steps, decay_rate,
@@ -131,9 +141,8 @@ auto schedule(const LR& lr, const Step& step, const P&... params) {
 template <fixed_string Name = "ExponentialDecay", class LR, class Step, class D, class R>
 auto exponential_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                        bool staircase = false) {
-  return detail::schedule<fn::exponential_decay, Name>(
-      learning_rate, global_step, detail::schedule_parameter<Name, "decay_steps">(decay_steps),
-      detail::schedule_parameter<Name, "decay_rate">(decay_rate), detail::schedule_parameter<Name, "staircase">(staircase));
+  return detail::rate_decay<fn::exponential_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
+                                                         staircase);
 }
 
 /// tf.train.inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate,
@@ -141,9 +150,8 @@ auto exponential_decay(const LR& learning_rate, const Step& global_step, const D
 template <fixed_string Name = "InverseTimeDecay", class LR, class Step, class D, class R>
 auto inverse_time_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                         bool staircase = false) {
-  return detail::schedule<fn::inverse_time_decay, Name>(
-      learning_rate, global_step, detail::schedule_parameter<Name, "decay_steps">(decay_steps),
-      detail::schedule_parameter<Name, "decay_rate">(decay_rate), detail::schedule_parameter<Name, "staircase">(staircase));
+  return detail::rate_decay<fn::inverse_time_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
+                                                          staircase);
 }
 
 /// tf.train.polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate,
