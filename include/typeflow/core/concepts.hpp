@@ -22,6 +22,8 @@
 //   targets, reads, carried        targets_of, reads_of, carried_of (core/node.hpp,
 //   op_name                        op_name_of, core/definition.hpp), empty or "Op" by default
 // Nothing outside core/ probes a node's members with `requires { N::x; }`: it asks these.
+// The library's own ops say op_name and differentiable through a base, op_info<"MatMul">
+// (core/node.hpp), rather than as static members of a class named after their inputs.
 #pragma once
 
 namespace typeflow {

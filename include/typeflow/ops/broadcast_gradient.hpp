@@ -18,6 +18,14 @@ namespace typeflow {
 namespace ops::detail {
 template <class G, class A>
 struct sum_to_impl;
+
+/// V in x's type and shape: zeros_like and ones_like, through which no gradient flows.
+template <int V, fixed_string OpName>
+struct fill_op : op_info<OpName> {
+  template <class T> constexpr T operator()(T) const { return T(V); }
+  template <std::size_t K, class G, class Self, class... In>
+  using gradient = no_gradient;
+};
 }  // namespace ops::detail
 
 namespace fn {
@@ -27,16 +35,8 @@ struct first : op_info<"BroadcastTo"> {
   template <std::size_t K, class G, class Self, class A, class B>
   using gradient = mp::mp_if_c<K == 0, typename ops::detail::sum_to_impl<G, A>::type, no_gradient>;
 };
-struct zero : op_info<"ZerosLike"> {
-  template <class T> constexpr T operator()(T) const { return T(0); }
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-};
-struct one : op_info<"OnesLike"> {
-  template <class T> constexpr T operator()(T) const { return T(1); }
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-};
+struct zero : ops::detail::fill_op<0, "ZerosLike"> {};
+struct one : ops::detail::fill_op<1, "OnesLike"> {};
 }  // namespace fn
 
 template <class G, class A>
@@ -142,13 +142,7 @@ struct zeros_node : node_facade<T, S, node_kind::compute>, op_info<"zeros"> {
 };
 
 /// tf.zeros_like(x), tf.ones_like(x)
-template <node A>
-constexpr auto zeros_like(A a) {
-  return make_unary<fn::zero>(a);
-}
-template <node A>
-constexpr auto ones_like(A a) {
-  return make_unary<fn::one>(a);
-}
+template <node A> constexpr auto zeros_like(A a) { return make_unary<fn::zero>(a); }
+template <node A> constexpr auto ones_like(A a) { return make_unary<fn::one>(a); }
 
 }  // namespace typeflow

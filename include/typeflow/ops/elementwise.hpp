@@ -44,6 +44,15 @@ auto apply_elementwise(A&&... a) {
 }  // namespace ops::detail
 
 namespace ops::detail {
+/// x itself under the op name OpName: tf.identity passes the gradient back, tf.stop_gradient
+/// (PassesGradient false) stops it.
+template <fixed_string OpName, bool PassesGradient>
+struct forward_op : op_info<OpName> {
+  template <class T> constexpr T operator()(T a) const { return a; }
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = mp::mp_if_c<PassesGradient, G, no_gradient>;
+};
+
 // What an elementwise node's op says of itself, in a base named by Fn alone (see
 // kind_tag in core/node.hpp: no static data member in a class that spells the inputs).
 template <class Fn>

@@ -75,11 +75,7 @@ struct cast : op_info<"Cast"> {
   using gradient = mp::mp_if_c<floating_element<To> && floating_element<value_type_of<A>>,
                                ew<cast<value_type_of<A>>, G>, no_gradient>;
 };
-struct stop_gradient : op_info<"StopGradient"> {
-  template <class T> constexpr T operator()(T a) const { return a; }
-  template <std::size_t K, class G, class Self, class A>
-  using gradient = no_gradient;
-};
+struct stop_gradient : ops::detail::forward_op<"StopGradient", false> {};
 }  // namespace fn
 
 /// tf.stop_gradient(x): x's value; no gradient flows through it.

@@ -70,6 +70,43 @@ struct reduced_shape {
   using type = decltype(make(std::make_index_sequence<out_rank>{}));
 };
 
+/// Where the elements of an array of shape `dims` go in its reduction over the axes of
+/// `mask`: each axis's stride in the reduced buffer (0 along a reduced axis, whose elements
+/// meet) and how many elements meet in each reduced one. A reduction and its gradient (a
+/// broadcast back) walk the same layout, one gathering, the other scattering.
+template <std::size_t R>
+struct reduction_layout {
+  std::array<std::size_t, R> stride;
+  std::size_t count;
+};
+template <std::size_t R, class Dims>
+reduction_layout<R> reduction_layout_of(const std::array<bool, R>& mask, const Dims& dims) {
+  reduction_layout<R> layout{{}, 1};
+  std::size_t s = 1;
+  for (std::size_t i = R; i-- > 0;) {
+    layout.stride[i] = mask[i] ? 0 : s;
+    (mask[i] ? layout.count : s) *= dims[i];
+  }
+  return layout;
+}
+
+/// f(x, k) for each element x of [first, last), in the row-major order of shape `dims`,
+/// with k the offset of its index in a buffer of strides `stride`.
+template <std::size_t R, class It, class Dims, class F>
+void for_each_strided(It first, It last, const Dims& dims, const std::array<std::size_t, R>& stride, F f) {
+  std::array<std::size_t, R> idx{};
+  std::size_t k = 0;
+  for (; first != last; ++first) {
+    f(*first, k);
+    for (std::size_t d = R; d-- > 0;) {  // the next row-major index
+      k += stride[d];
+      if (++idx[d] < dims[d]) break;
+      k -= stride[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+}
+
 struct sum_tag : op_info<"Sum"> {
   static constexpr bool mean = false;
 };
@@ -98,22 +135,11 @@ struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_ki
   template <class Out, class VG, class VA>
   static void compute(Out& out, const VG& g, const VA& a) {
     using T = value_type_of<G>;
-    constexpr std::size_t r = shape_of<A>::rank;
-    if constexpr (r == 0) {
+    if constexpr (shape_of<A>::rank == 0) {
       out = g;
     } else {
-      const auto& as = a.shape();
-      if constexpr (!shape_of<A>::is_static) out.resize(as);
-      std::array<std::size_t, r> gstride{};
-      std::size_t s = 1, count = 1;
-      for (std::size_t i = r; i-- > 0;) {
-        gstride[i] = mask[i] ? 0 : s;
-        if (mask[i]) {
-          count *= as[i];
-        } else {
-          s *= as[i];
-        }
-      }
+      if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
+      const auto [gstride, count] = ops::detail::reduction_layout_of(mask, a.shape());
       const T* gp;
       T scalar{};
       if constexpr (std::is_arithmetic_v<VG>) {
@@ -123,17 +149,8 @@ struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_ki
         gp = g.data();
       }
       const T scale = Kind::mean && count != 0 ? T(1) / static_cast<T>(count) : T(1);
-      std::array<std::size_t, r> idx{};
-      std::size_t gi = 0;
-      for (auto it = out.begin(); it != out.end(); ++it) {
-        *it = Kind::mean ? gp[gi] * scale : gp[gi];
-        for (std::size_t d = r; d-- > 0;) {
-          gi += gstride[d];
-          if (++idx[d] < as[d]) break;
-          gi -= gstride[d] * idx[d];
-          idx[d] = 0;
-        }
-      }
+      ops::detail::for_each_strided(out.begin(), out.end(), a.shape(), gstride,
+                                    [&](auto& x, std::size_t k) { x = Kind::mean ? gp[k] * scale : gp[k]; });
     }
   }
 };
@@ -158,18 +175,7 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
       out = a;
     } else {
       const auto& in_shape = a.shape();
-      // Output dims (in the input's rank, reduced ones as 1) and their strides.
-      std::array<std::size_t, r> od{}, ostride{};
-      std::size_t reduced_count = 1;
-      for (std::size_t i = 0; i < r; ++i) {
-        od[i] = mask[i] ? 1 : in_shape[i];
-        if (mask[i]) reduced_count *= in_shape[i];
-      }
-      std::size_t s = 1;
-      for (std::size_t i = r; i-- > 0;) {
-        ostride[i] = mask[i] ? 0 : s;
-        s *= od[i];
-      }
+      const auto [ostride, reduced_count] = ops::detail::reduction_layout_of(mask, in_shape);
       T* o;
       T scalar_acc{};
       if constexpr (std::is_arithmetic_v<Out>) {
@@ -179,23 +185,14 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
           std::array<std::size_t, shape_of<reduce_node>::rank> dims{};
           std::size_t j = 0;
           for (std::size_t i = 0; i < r; ++i)
-            if (Keep || !mask[i]) dims[j++] = od[i];
+            if (Keep || !mask[i]) dims[j++] = mask[i] ? 1 : in_shape[i];
           out.resize(dims);
         }
         o = out.data();
         std::fill(out.begin(), out.end(), T(0));
       }
-      std::array<std::size_t, r> idx{};
-      std::size_t oi = 0;
-      for (auto it = a.begin(); it != a.end(); ++it) {
-        o[oi] += *it;
-        for (std::size_t d = r; d-- > 0;) {  // next row-major index
-          oi += ostride[d];
-          if (++idx[d] < in_shape[d]) break;
-          oi -= ostride[d] * idx[d];
-          idx[d] = 0;
-        }
-      }
+      ops::detail::for_each_strided(a.begin(), a.end(), in_shape, ostride,
+                                    [&](const auto& x, std::size_t k) { o[k] += x; });
       if constexpr (Kind::mean) {
         if (reduced_count != 0 || std::is_floating_point_v<T>) {  // 0 / 0 is NaN, as in TensorFlow
           if constexpr (std::is_arithmetic_v<Out>) {

@@ -139,21 +139,21 @@ struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
   }
 };
 
+// softmax and log_softmax differ only in their kind; the macro gives each function a
+// diagnostic that names it.
+#define TYPEFLOW_SOFTMAX(name, tag)                                                            \
+  template <node A>                                                                            \
+  constexpr auto name(const A& a) {                                                            \
+    static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,                  \
+                  "typeflow::" #name "(x) needs a float or double x");                         \
+    static_assert(shape_of<A>::rank >= 1, "typeflow::" #name "(x) needs x of rank 1 or more"); \
+    return make_node<softmax_node<ops::detail::tag, A>>(a);                                    \
+  }
+
 /// tf.nn.softmax(x) over the last axis; x needs rank >= 1 and a floating type.
-template <node A>
-constexpr auto softmax(const A& a) {
-  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
-                "typeflow::softmax(x) needs a float or double x");
-  static_assert(shape_of<A>::rank >= 1, "typeflow::softmax(x) needs x of rank 1 or more");
-  return make_node<softmax_node<ops::detail::softmax_tag, A>>(a);
-}
+TYPEFLOW_SOFTMAX(softmax, softmax_tag)
 /// tf.nn.log_softmax(x) over the last axis.
-template <node A>
-constexpr auto log_softmax(const A& a) {
-  static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
-                "typeflow::log_softmax(x) needs a float or double x");
-  static_assert(shape_of<A>::rank >= 1, "typeflow::log_softmax(x) needs x of rank 1 or more");
-  return make_node<softmax_node<ops::detail::log_softmax_tag, A>>(a);
-}
+TYPEFLOW_SOFTMAX(log_softmax, log_softmax_tag)
+#undef TYPEFLOW_SOFTMAX
 
 }  // namespace typeflow

@@ -178,11 +178,7 @@ constexpr control_dependencies_t<Deps...> control_dependencies(const Deps&... de
 
 /// tf.identity(x)
 namespace fn {
-struct identity : op_info<"Identity"> {
-  template <class T> constexpr T operator()(T a) const { return a; }
-  template <std::size_t K, class G, class Self, class A>
-  using gradient = G;
-};
+struct identity : ops::detail::forward_op<"Identity", true> {};
 }  // namespace fn
 template <node A>
 constexpr auto identity(A a) {

@@ -10,33 +10,32 @@
 
 namespace typeflow {
 
+namespace ops::detail {
+/// What a variable's object holds: nothing when its initializer is in its type; the
+/// initializer, a definition (core/definition.hpp), when it is known only at run time.
+template <class Init>
+struct variable_definition {};
+template <>
+struct variable_definition<init::run_time> {
+  using definition_type = std::optional<init::initializer>;
+  definition_type definition{};
+};
+}  // namespace ops::detail
+
 /// The variable `Name`, initialized from `Init` (init::fixed<I>, init::run_time,
 /// init::value_of<C>, init::like<V>): the initializer is part of the variable's type, or,
 /// for init::run_time, its object's definition. Its value lives in each session whose graph
 /// reaches it.
 template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
-struct variable_node : node_facade<T, S, node_kind::leaf> {
+struct variable_node : node_facade<T, S, node_kind::leaf>,
+                       op_info<"VariableV2", false>,
+                       ops::detail::variable_definition<Init> {
   static_assert(S::is_static,
                 "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
                 "tf.get_variable does");
   static constexpr auto name = Name;
   static constexpr bool is_variable = true;
-  static constexpr std::string_view op_name = "VariableV2";
   using initializer_source = Init;
-};
-
-/// A variable whose initializer is known only at run time carries it.
-template <fixed_string Name, element_type T, shape_type S>
-struct variable_node<Name, T, S, init::run_time> : node_facade<T, S, node_kind::leaf> {
-  static_assert(S::is_static,
-                "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
-                "tf.get_variable does");
-  static constexpr auto name = Name;
-  static constexpr bool is_variable = true;
-  static constexpr std::string_view op_name = "VariableV2";
-  using initializer_source = init::run_time;
-  using definition_type = std::optional<init::initializer>;
-  definition_type definition{};
 };
 
 /// `variable<"w", float, shape<784, 128>>()` is `tf.get_variable("w", [784, 128])`

@@ -10,9 +10,7 @@ namespace typeflow::train {
 /// accum += g^2; var -= lr * g / sqrt(accum). Slot "w/Adagrad", initialized to
 /// initial_accumulator_value (0.1), a number or a literal; the learning rate is a scalar node.
 template <fixed_string Name, class LR, class Initial>
-struct adagrad_def : no_step_state {
-  static constexpr auto name = Name;
-  static constexpr std::string_view op_name = "Adagrad";
+struct adagrad_def : no_step_state, optimizer_info<Name, "Adagrad"> {
   using hyper_nodes = mp::mp_list<LR, Initial>;
   template <class V>
   using accumulator = slot_t<V, Name, 0, detail::initial_value_t<"initial_accumulator_value", Initial>>;

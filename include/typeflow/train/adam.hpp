@@ -25,9 +25,7 @@ constexpr auto non_slot_name() {
 /// non-slot variables "beta1_power" and "beta2_power" (initialized to beta1 and beta2,
 /// multiplied by them once per step). The hyperparameters are scalar nodes (LR, B1, B2, Eps).
 template <fixed_string Name, class LR, class B1, class B2, class Eps>
-struct adam_def {
-  static constexpr auto name = Name;
-  static constexpr std::string_view op_name = "Adam";
+struct adam_def : optimizer_info<Name, "Adam"> {
   using hyper_nodes = mp::mp_list<LR, B1, B2, Eps>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name, 0>, slot_t<V, Name, 1>>;

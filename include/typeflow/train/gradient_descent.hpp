@@ -16,9 +16,7 @@ struct is_rank2_float_matmul<matmul_node<A, B, TA, TB>>
 
 /// var -= learning_rate * gradient; the learning rate is the scalar node LR.
 template <fixed_string Name, class LR>
-struct gradient_descent_def : no_step_state {
-  static constexpr auto name = Name;
-  static constexpr std::string_view op_name = "GradientDescent";
+struct gradient_descent_def : no_step_state, optimizer_info<Name, "GradientDescent"> {
   using hyper_nodes = mp::mp_list<LR>;
   template <class V>
   using slots = mp::mp_list<>;

@@ -26,6 +26,16 @@
 
 namespace typeflow::train {
 
+namespace detail {
+/// What a schedule's scalar function says of itself: its op name, and that no gradient
+/// flows into it (its parameters are constants and a step count).
+template <fixed_string OpName>
+struct schedule_op : op_info<OpName> {
+  template <std::size_t K, class G, class Self, class... In>
+  using gradient = no_gradient;
+};
+}  // namespace detail
+
 namespace fn {
 /// step / steps, floored with staircase: how far a decay has gone.
 template <class S, class D, class B>
@@ -35,12 +45,7 @@ double decay_progress(S step, D decay_steps, B staircase) {
 }
 
 /// lr * rate ^ (step / steps), the exponent floored with staircase.
-struct exponential_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "ExponentialDecay";
+struct exponential_decay : detail::schedule_op<"ExponentialDecay"> {
   template <class L, class S, class D, class R, class B>
   L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
     const double p = decay_progress(step, decay_steps, staircase);
@@ -48,12 +53,7 @@ struct exponential_decay {
   }
 };
 /// lr / (1 + rate * step / steps), step / steps floored with staircase.
-struct inverse_time_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "InverseTimeDecay";
+struct inverse_time_decay : detail::schedule_op<"InverseTimeDecay"> {
   template <class L, class S, class D, class R, class B>
   L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
     const double p = decay_progress(step, decay_steps, staircase);
@@ -62,12 +62,7 @@ struct inverse_time_decay {
 };
 /// (lr - end) * (1 - step / steps) ^ power + end; with cycle, steps grows to the next
 /// multiple of itself past step, else step stops at steps.
-struct polynomial_decay {
-  // No gradient flows into a schedule (its parameters are constants and a step count).
-  static constexpr bool differentiable = true;
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-  static constexpr std::string_view op_name = "PolynomialDecay";
+struct polynomial_decay : detail::schedule_op<"PolynomialDecay"> {
   template <class L, class S, class D, class E, class P, class B>
   L operator()(L lr, S step, D decay_steps, E end_learning_rate, P power, B cycle) const {
     double s = static_cast<double>(step);
@@ -129,6 +124,16 @@ auto schedule(const LR& lr, const Step& step, const P&... params) {
     return make_node<elementwise_node<Fn, decltype(l), Step, P...>>(l, step, params...);
   }
 }
+
+/// A schedule of decay_steps, decay_rate and staircase (exponential_decay,
+/// inverse_time_decay): Fn over them, as constants named under Name where they are numbers.
+template <class Fn, fixed_string Name, class LR, class Step, class D, class R>
+auto rate_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
+                bool staircase) {
+  return schedule<Fn, Name>(learning_rate, global_step, schedule_parameter<Name, "decay_steps">(decay_steps),
+                            schedule_parameter<Name, "decay_rate">(decay_rate),
+                            schedule_parameter<Name, "staircase">(staircase));
+}
 }  // namespace detail
 
 /// tf.train.exponential_decay(learning_rate, global_step, decay_steps, decay_rate,
@@ -136,9 +141,8 @@ auto schedule(const LR& lr, const Step& step, const P&... params) {
 template <fixed_string Name = "ExponentialDecay", class LR, class Step, class D, class R>
 auto exponential_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                        bool staircase = false) {
-  return detail::schedule<fn::exponential_decay, Name>(
-      learning_rate, global_step, detail::schedule_parameter<Name, "decay_steps">(decay_steps),
-      detail::schedule_parameter<Name, "decay_rate">(decay_rate), detail::schedule_parameter<Name, "staircase">(staircase));
+  return detail::rate_decay<fn::exponential_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
+                                                         staircase);
 }
 
 /// tf.train.inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate,
@@ -146,9 +150,8 @@ auto exponential_decay(const LR& learning_rate, const Step& global_step, const D
 template <fixed_string Name = "InverseTimeDecay", class LR, class Step, class D, class R>
 auto inverse_time_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                         bool staircase = false) {
-  return detail::schedule<fn::inverse_time_decay, Name>(
-      learning_rate, global_step, detail::schedule_parameter<Name, "decay_steps">(decay_steps),
-      detail::schedule_parameter<Name, "decay_rate">(decay_rate), detail::schedule_parameter<Name, "staircase">(staircase));
+  return detail::rate_decay<fn::inverse_time_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
+                                                          staircase);
 }
 
 /// tf.train.polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate,
@@ -165,8 +168,8 @@ auto polynomial_decay(const LR& learning_rate, const Step& global_step, const D&
 /// The node of piecewise_constant: values[i] for the first boundary[i] >= x, the last
 /// value past every boundary.
 template <class X, class B, class V>
-struct piecewise_constant_node : node_facade<value_type_of<V>, scalar, node_kind::compute, X, B, V> {
-  static constexpr std::string_view op_name = "PiecewiseConstant";
+struct piecewise_constant_node : node_facade<value_type_of<V>, scalar, node_kind::compute, X, B, V>,
+                                 op_info<"PiecewiseConstant", false> {
   template <class... N>
   using rebind = piecewise_constant_node<N...>;
   template <class Out, class VX, class VB, class VV>

@@ -8,9 +8,7 @@ namespace typeflow::train {
 /// accum = momentum * accum + g; var -= lr * accum, or with Nesterov
 /// var -= lr * (g + momentum * accum). Slot "v/Momentum" (or "v/<Name>"), zeros.
 template <fixed_string Name, class LR, class M>
-struct momentum_def : no_step_state {
-  static constexpr auto name = Name;
-  static constexpr std::string_view op_name = "Momentum";
+struct momentum_def : no_step_state, optimizer_info<Name, "Momentum"> {
   /// use_nesterov, a bool known when the graph is built, as TensorFlow's.
   using use_nesterov_node = named_constant_node<join_names<Name, "use_nesterov">(), bool, scalar>;
   using hyper_nodes = mp::mp_list<LR, M, use_nesterov_node>;

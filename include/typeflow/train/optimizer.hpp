@@ -201,8 +201,8 @@ void apply_pair(Ctx& ctx, const Step& step) {
 template <class Def, class GlobalStep, class... Pairs>
 struct apply_gradients_node
     : detail::effect_facade<typename detail::update_targets<Def, GlobalStep, Pairs...>::type,
-                            mp::mp_append<typename Def::hyper_nodes, detail::update_inputs_t<Def, Pairs...>>>::type {
-  static constexpr std::string_view op_name = Def::op_name;
+                            mp::mp_append<typename Def::hyper_nodes, detail::update_inputs_t<Def, Pairs...>>>::type,
+      op_info_of<Def> {
   using output_type = none_t;
   using first_variable = typename mp::mp_front<mp::mp_list<Pairs...>>::variable;
   using reads = typename detail::update_targets<Def, GlobalStep, Pairs...>::type;
@@ -329,6 +329,13 @@ struct optimizer {
   }
 
   hyper_tuple hyper_;
+};
+
+/// What an optimizer's definition says of itself: its name (the slots' suffix, "Adam") and
+/// its op name, which its update node takes (op_info_of<Def>).
+template <fixed_string Name, fixed_string OpName>
+struct optimizer_info : op_info<OpName, false> {
+  static constexpr auto name = Name;
 };
 
 /// Hooks with nothing to do, for optimizers without per-step state.

@@ -11,9 +11,7 @@ namespace typeflow::train {
 /// var -= mom. Slots "w/RMSProp" (ms, initialized to ones, as TensorFlow 1.x does) and
 /// "w/RMSProp_1" (mom, zeros). The hyperparameters are scalar nodes.
 template <fixed_string Name, class LR, class Decay, class M, class Eps>
-struct rmsprop_def : no_step_state {
-  static constexpr auto name = Name;
-  static constexpr std::string_view op_name = "RMSProp";
+struct rmsprop_def : no_step_state, optimizer_info<Name, "RMSProp"> {
   using hyper_nodes = mp::mp_list<LR, Decay, M, Eps>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name, 0, init::fixed<init::ones()>>, slot_t<V, Name, 1>>;
