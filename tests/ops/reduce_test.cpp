@@ -1,9 +1,11 @@
-// tf.reduce_sum and tf.reduce_mean (ops/reduce.hpp): over all axes, each axis, negative
-// axes, several axes, keep_dims, integer means (truncating), and dynamic shapes.
+// tf.reduce_sum, tf.reduce_mean, tf.reduce_max and tf.reduce_min (ops/reduce.hpp): over
+// all axes, each axis, negative axes, several axes, keep_dims, integer means (truncating),
+// extrema of infinities, NaN and nothing, and dynamic shapes.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <xtensor/xfixed.hpp>
@@ -180,4 +182,53 @@ TEST_CASE("reduce_mean over an empty dimension is NaN for floats") {
   const xt::xtensor<float, 1> empty = xt::zeros<float>({0});
   CHECK(std::isnan(sess.run(tf::reduce_mean(x), tf::feed(x, empty))));
   CHECK(sess.run(tf::reduce_sum(x), tf::feed(x, empty)) == 0.0f);
+}
+
+// reduce_max and reduce_min, as TensorFlow's MaxReductionTest / MinReductionTest
+// (reduction_ops_test.py): against the obvious values, over each axis, with keep_dims,
+// integers, infinities, NaN and an empty reduction.
+TEST_CASE("reduce_max and reduce_min over all, each and negative axes, with keep_dims") {
+  auto x = tf::constant<"rd_max">(m23{{1, 5, 3}, {4, 2, 6}});
+  auto all_max = tf::reduce_max(x);
+  auto all_min = tf::reduce_min(x);
+  static_assert(std::is_same_v<tf::shape_of<decltype(all_max)>, tf::scalar>);
+  tf::session sess(all_max, all_min);
+  CHECK(sess.run(all_max) == 6.0f);
+  CHECK(sess.run(all_min) == 1.0f);
+  check_values(sess.run(tf::reduce_max<0>(x)), {3}, {4, 5, 6});
+  check_values(sess.run(tf::reduce_min<-1>(x)), {2}, {1, 2});
+  check_values(sess.run(tf::reduce_max<1>(x, tf::keep_dims)), {2, 1}, {5, 6});
+  check_values(sess.run(tf::reduce_min<0, 1>(x, tf::keep_dims)), {1, 1}, {1});
+}
+
+TEST_CASE("reduce_max and reduce_min of integers, infinities and NaN") {
+  using i23 = xt::xtensor_fixed<std::int32_t, xt::xshape<2, 3>>;
+  auto n = tf::constant<"rd_max_int">(i23{{-7, 0, 3}, {2, -9, 1}});
+  tf::session si(n);
+  static_assert(std::is_same_v<decltype(si.run(tf::reduce_max(n))), std::int32_t>);
+  CHECK(si.run(tf::reduce_max(n)) == 3);
+  CHECK(si.run(tf::reduce_min(n)) == -9);
+  const float inf = std::numeric_limits<float>::infinity();
+  auto f = tf::placeholder<"rd_max_inf", float, tf::shape<4>>();
+  tf::session sf(f);
+  const xt::xtensor_fixed<float, xt::xshape<4>> infs{-inf, 1, inf, 2}, nans{1, std::nanf(""), 3, -inf};
+  CHECK(sf.run(tf::reduce_max(f), tf::feed(f, infs)) == inf);
+  CHECK(sf.run(tf::reduce_min(f), tf::feed(f, infs)) == -inf);
+  // NaN propagates, wherever it stands
+  CHECK(std::isnan(sf.run(tf::reduce_max(f), tf::feed(f, nans))));
+  CHECK(std::isnan(sf.run(tf::reduce_min(f), tf::feed(f, nans))));
+}
+
+TEST_CASE("an empty reduction is the identity: -inf for max, +inf for min, integer limits") {
+  auto x = tf::placeholder<"rd_max_empty", float, tf::shape<dyn, 3>>();
+  auto k = tf::placeholder<"rd_max_empty_int", std::int64_t, tf::shape<dyn>>();
+  tf::session sess(x, k);
+  const xt::xtensor<float, 2> none = xt::xtensor<float, 2>::from_shape({0, 3});
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(sess.run(tf::reduce_max<0>(x), tf::feed(x, none)) == xt::xtensor<float, 1>{-inf, -inf, -inf});
+  CHECK(sess.run(tf::reduce_min<0>(x), tf::feed(x, none)) == xt::xtensor<float, 1>{inf, inf, inf});
+  check_values(sess.run(tf::reduce_max<1>(x), tf::feed(x, none)), {0}, {});
+  const xt::xtensor<std::int64_t, 1> no_ints = xt::xtensor<std::int64_t, 1>::from_shape({0});
+  CHECK(sess.run(tf::reduce_max(k), tf::feed(k, no_ints)) == std::numeric_limits<std::int64_t>::lowest());
+  CHECK(sess.run(tf::reduce_min(k), tf::feed(k, no_ints)) == std::numeric_limits<std::int64_t>::max());
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include <typeflow/typeflow.hpp>
 
@@ -78,6 +79,24 @@ TEST_CASE("dense layer: variables named as TensorFlow names them, activation app
   sess.initialize_all();
   const xt::xtensor<float, 2> xv = {{1, 2, 3}, {-1, -1, 0.5}};
   CHECK(sess.run(out, tf::feed(x, xv)) == xt::xtensor<float, 2>{{5, 5}, {0, 0}});
+}
+
+// clip_ops_test.py: testClipByValue, testClipByValueNonFinite, and lo > hi (TensorFlow
+// applies the minimum with hi first, then the maximum with lo, so lo wins).
+TEST_CASE("clip_by_value as TensorFlow's clip_ops_test") {
+  auto x = tf::placeholder<"clip_x", double, tf::shape<2, 3>>();
+  tf::session sess(x);
+  const xt::xtensor_fixed<double, xt::xshape<2, 3>> v{{-5, 2, 3}, {4, 5, 6}};
+  const auto got = sess.run(tf::clip_by_value(x, tf::constant<-4.4>(), tf::constant<4.4>()), tf::feed(x, v));
+  CHECK(got == xt::xtensor_fixed<double, xt::xshape<2, 3>>{{-4.4, 2, 3}, {4, 4.4, 4.4}});
+  const double inf = std::numeric_limits<double>::infinity();
+  const xt::xtensor_fixed<double, xt::xshape<2, 3>> nonfinite{{std::nan(""), inf, -inf}, {0, 1, -1}};
+  const auto nf = sess.run(tf::clip_by_value(x, tf::constant<-4.0>(), tf::constant<4.0>()), tf::feed(x, nonfinite));
+  CHECK(std::isnan(nf(0, 0)));
+  CHECK(nf(0, 1) == 4.0);
+  CHECK(nf(0, 2) == -4.0);
+  const auto crossed = sess.run(tf::clip_by_value(x, tf::constant<2.0>(), tf::constant<1.0>()), tf::feed(x, v));
+  CHECK(crossed == xt::xtensor_fixed<double, xt::xshape<2, 3>>{{2, 2, 2}, {2, 2, 2}});
 }
 
 TEST_CASE("clip_by_value and clip_by_norm") {

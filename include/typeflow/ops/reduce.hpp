@@ -1,4 +1,5 @@
-// typeflow/ops/reduce.hpp — tf.reduce_sum and tf.reduce_mean over all or given axes.
+// typeflow/ops/reduce.hpp — tf.reduce_sum, tf.reduce_mean, tf.reduce_max and tf.reduce_min
+// over all or given axes.
 //
 // Reductions are always materialized into a buffer, never fused lazily into another
 // expression: xtensor 0.24.3 computes wrong values for a lazy keep_dims reducer inside a
@@ -7,10 +8,12 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/arithmetic.hpp"
 
 namespace typeflow {
 
@@ -107,24 +110,98 @@ void for_each_strided(It first, It last, const Dims& dims, const std::array<std:
   }
 }
 
-struct sum_tag : op_info<"Sum"> {
-  static constexpr bool mean = false;
-};
-struct mean_tag : op_info<"Mean"> {
-  static constexpr bool mean = true;
-};
-
 }  // namespace ops::detail
 
 template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
 struct reduce_node;
+template <class Kind, class G, class A, std::ptrdiff_t... Axes>
+struct reduce_gradient_node;
+template <class A, class Y, std::ptrdiff_t... Axes>
+struct extremum_indicator_node;
+template <class G, class I, class C, std::ptrdiff_t... Axes>
+struct extremum_gradient_node;
+
+namespace ops::detail {
+
+// What a reduction does, named by the reduction alone: its op, where an accumulator starts,
+// how an element joins it, whether the result is divided by the count (a mean), and its
+// gradient rule given the reduction node Y over A.
+struct sum_tag : op_info<"Sum"> {
+  static constexpr bool mean = false;
+  template <class T>
+  static constexpr T start() { return T(0); }
+  template <class T>
+  static constexpr void join(T& acc, T x) { acc += x; }
+  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
+  using gradient = reduce_gradient_node<sum_tag, G, A, Axes...>;
+};
+struct mean_tag : op_info<"Mean"> {
+  static constexpr bool mean = true;
+  template <class T>
+  static constexpr T start() { return T(0); }
+  template <class T>
+  static constexpr void join(T& acc, T x) { acc += x; }
+  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
+  using gradient = reduce_gradient_node<mean_tag, G, A, Axes...>;
+};
+
+/// TensorFlow's gradient of reduce_max and reduce_min (_MinOrMaxGrad): g, divided evenly
+/// among the elements equal to the extremum (ties share it), zero elsewhere.
+template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
+struct extremum_gradient {
+  using indicator = extremum_indicator_node<A, Y, Axes...>;
+  using count = reduce_node<sum_tag, indicator, Keep, Axes...>;
+  using type = extremum_gradient_node<G, indicator, count, Axes...>;
+};
+
+/// The extremum of no elements is the identity of max (min): -inf (+inf) for floating
+/// types, the lowest (highest) value for integers, as TensorFlow's. NaN propagates.
+struct max_tag : op_info<"Max"> {
+  static constexpr bool mean = false;
+  template <class T>
+  static constexpr T start() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+  }
+  template <class T>
+  static constexpr void join(T& acc, T x) {
+    if (!(x <= acc) && acc == acc) acc = x;  // x > acc, or x is NaN; a NaN acc stays
+  }
+  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
+  using gradient = typename extremum_gradient<G, A, Y, Keep, Axes...>::type;
+};
+struct min_tag : op_info<"Min"> {
+  static constexpr bool mean = false;
+  template <class T>
+  static constexpr T start() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+  }
+  template <class T>
+  static constexpr void join(T& acc, T x) {
+    if (!(x >= acc) && acc == acc) acc = x;  // x < acc, or x is NaN; a NaN acc stays
+  }
+  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
+  using gradient = typename extremum_gradient<G, A, Y, Keep, Axes...>::type;
+};
+
+/// The gradient buffer's scalar or element pointer: g's data, or the address of a scalar g.
+template <class T, class VG>
+const T* data_or_address(const VG& g) {
+  if constexpr (std::is_arithmetic_v<VG>) {
+    return &g;
+  } else {
+    return g.data();
+  }
+}
+
+}  // namespace ops::detail
 
 /// The gradient of a reduction: g (the reduced shape) broadcast back to a's shape,
 /// divided by the number of reduced elements for a mean.
 template <class Kind, class G, class A, std::ptrdiff_t... Axes>
 struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compute, G, A>,
                               op_info<"BroadcastTo"> {
-  static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_gradient_node<Kind, N..., Axes...>;
   // Its own gradient is the reduction again (the transpose of a broadcast is a sum).
@@ -139,15 +216,9 @@ struct reduce_gradient_node : node_facade<value_type_of<G>, shape_of<A>, node_ki
       out = g;
     } else {
       if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
+      constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
       const auto [gstride, count] = ops::detail::reduction_layout_of(mask, a.shape());
-      const T* gp;
-      T scalar{};
-      if constexpr (std::is_arithmetic_v<VG>) {
-        scalar = g;
-        gp = &scalar;
-      } else {
-        gp = g.data();
-      }
+      const T* gp = ops::detail::data_or_address<T>(g);
       const T scale = Kind::mean && count != 0 ? T(1) / static_cast<T>(count) : T(1);
       ops::detail::for_each_strided(out.begin(), out.end(), a.shape(), gstride,
                                     [&](auto& x, std::size_t k) { x = Kind::mean ? gp[k] * scale : gp[k]; });
@@ -159,13 +230,11 @@ template <class Kind, class A, bool Keep, std::ptrdiff_t... Axes>
 struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced_shape<shape_of<A>, Keep, Axes...>::type,
                                  node_kind::compute, A>,
                      op_info_of<Kind> {
-  static constexpr bool keep = Keep;
-  static constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
   template <class... N>
   using rebind = reduce_node<Kind, N..., Keep, Axes...>;
 
   template <std::size_t K, class G>
-  using gradient = reduce_gradient_node<Kind, G, A, Axes...>;
+  using gradient = typename Kind::template gradient<G, A, reduce_node, Keep, Axes...>;
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
@@ -175,9 +244,10 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
       out = a;
     } else {
       const auto& in_shape = a.shape();
+      constexpr auto mask = ops::detail::reduced_mask<r, Axes...>();
       const auto [ostride, reduced_count] = ops::detail::reduction_layout_of(mask, in_shape);
       T* o;
-      T scalar_acc{};
+      T scalar_acc = Kind::template start<T>();
       if constexpr (std::is_arithmetic_v<Out>) {
         o = &scalar_acc;
       } else {
@@ -189,10 +259,10 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
           out.resize(dims);
         }
         o = out.data();
-        std::fill(out.begin(), out.end(), T(0));
+        std::fill(out.begin(), out.end(), Kind::template start<T>());
       }
       ops::detail::for_each_strided(a.begin(), a.end(), in_shape, ostride,
-                                    [&](const auto& x, std::size_t k) { o[k] += x; });
+                                    [&](const auto& x, std::size_t k) { Kind::join(o[k], T(x)); });
       if constexpr (Kind::mean) {
         if (reduced_count != 0 || std::is_floating_point_v<T>) {  // 0 / 0 is NaN, as in TensorFlow
           if constexpr (std::is_arithmetic_v<Out>) {
@@ -203,6 +273,65 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
         }
       }
       if constexpr (std::is_arithmetic_v<Out>) out = scalar_acc;
+    }
+  }
+};
+
+/// 1 where an element of A equals its reduction's extremum in Y, else 0 (TensorFlow's
+/// cast(equal(y, x)) in _MinOrMaxGrad). Piecewise constant: no gradient flows through it.
+template <class A, class Y, std::ptrdiff_t... Axes>
+struct extremum_indicator_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, A, Y>,
+                                 op_info<"Cast"> {
+  template <class... N>
+  using rebind = extremum_indicator_node<N..., Axes...>;
+  template <std::size_t K, class G>
+  using gradient = no_gradient;
+
+  template <class Out, class VA, class VY>
+  static void compute(Out& out, const VA& a, const VY& y) {
+    using T = value_type_of<A>;
+    if constexpr (shape_of<A>::rank == 0) {
+      out = T(a == y);
+    } else {
+      if constexpr (!shape_of<A>::is_static) out.resize(a.shape());
+      constexpr auto mask = ops::detail::reduced_mask<shape_of<A>::rank, Axes...>();
+      const T* yp = ops::detail::data_or_address<T>(y);
+      auto o = out.begin();
+      ops::detail::for_each_strided(a.begin(), a.end(), a.shape(), ops::detail::reduction_layout_of(mask, a.shape()).stride,
+                                    [&](const auto& x, std::size_t k) { *o++ = T(x == yp[k]); });
+    }
+  }
+};
+
+/// The gradient of reduce_max / reduce_min: I * g / C, with I the indicator of the extrema
+/// (A's shape) and g and C (the number of extrema) broadcast back from the reduced shape.
+template <class G, class I, class C, std::ptrdiff_t... Axes>
+struct extremum_gradient_node : node_facade<value_type_of<G>, shape_of<I>, node_kind::compute, G, I, C>,
+                                op_info<"Mul"> {
+  template <class... N>
+  using rebind = extremum_gradient_node<N..., Axes...>;
+  // Linear in g: its transpose sums I * gg over the reduced axes and divides by C. The
+  // indicator and the count are piecewise constant.
+  template <std::size_t K, class GG>
+  using gradient =
+      mp::mp_if_c<K == 0,
+                  ew<fn::div, reduce_node<ops::detail::sum_tag, ew<fn::mul, I, GG>, shape_of<G>::rank == shape_of<I>::rank, Axes...>, C>,
+                  no_gradient>;
+
+  template <class Out, class VG, class VI, class VC>
+  static void compute(Out& out, const VG& g, const VI& ind, const VC& c) {
+    using T = value_type_of<G>;
+    if constexpr (shape_of<I>::rank == 0) {
+      out = ind * g / c;
+    } else {
+      if constexpr (!shape_of<I>::is_static) out.resize(ind.shape());
+      constexpr auto mask = ops::detail::reduced_mask<shape_of<I>::rank, Axes...>();
+      const T* gp = ops::detail::data_or_address<T>(g);
+      const T* cp = ops::detail::data_or_address<T>(c);
+      auto o = out.begin();
+      ops::detail::for_each_strided(ind.begin(), ind.end(), ind.shape(),
+                                    ops::detail::reduction_layout_of(mask, ind.shape()).stride,
+                                    [&](const auto& i, std::size_t k) { *o++ = i != T(0) ? i * gp[k] / cp[k] : T(0); });
     }
   }
 };
@@ -222,9 +351,12 @@ struct reduce_node : node_facade<value_type_of<A>, typename ops::detail::reduced
   }
 
 /// `reduce_sum(x)` sums every element; `reduce_sum<1>(x)` over axis 1;
-/// `reduce_sum<1>(x, keep_dims)` keeps it with size 1. Likewise reduce_mean.
+/// `reduce_sum<1>(x, keep_dims)` keeps it with size 1. Likewise reduce_mean, reduce_max
+/// and reduce_min.
 TYPEFLOW_REDUCTION(reduce_sum, sum_tag)
 TYPEFLOW_REDUCTION(reduce_mean, mean_tag)
+TYPEFLOW_REDUCTION(reduce_max, max_tag)
+TYPEFLOW_REDUCTION(reduce_min, min_tag)
 #undef TYPEFLOW_REDUCTION
 
 }  // namespace typeflow

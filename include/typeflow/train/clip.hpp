@@ -3,6 +3,7 @@
 #pragma once
 
 #include <tuple>
+#include <type_traits>
 
 #include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/math.hpp"
@@ -10,10 +11,26 @@
 
 namespace typeflow {
 
-/// tf.clip_by_value(t, lo, hi): min(max(t, lo), hi), elementwise with broadcasting.
+/// In a diagnostic: clip_by_value's bounds broadcast t (shape T) to a larger shape (Result).
+template <class T, class Result>
+struct clip_by_value_bounds_must_not_change_the_shape {
+  static constexpr bool value = false;
+};
+
+/// tf.clip_by_value(t, lo, hi): max(min(t, hi), lo), elementwise; the bounds broadcast to
+/// t's shape and do not change it (TensorFlow's ValueError). The gradient is TensorFlow's:
+/// to t where lo <= t <= hi (both ends included), to lo where t < lo, to hi where t > hi.
+/// NaN stays NaN.
 template <node T, node Lo, node Hi>
 constexpr auto clip_by_value(T t, Lo lo, Hi hi) {
-  return minimum(maximum(t, lo), hi);
+  auto clipped = maximum(minimum(t, hi), lo);
+  using result = shape_of<decltype(clipped)>;
+  if constexpr (!std::is_same_v<result, shape_of<T>> && result::is_static && shape_of<T>::is_static) {
+    static_assert(clip_by_value_bounds_must_not_change_the_shape<shape_of<T>, result>::value,
+                  "typeflow::clip_by_value(t, lo, hi): lo and hi must broadcast to t's shape without "
+                  "changing it (as in TensorFlow, the result has t's shape)");
+  }
+  return clipped;
 }
 
 /// The L2 norm of t, a scalar.
