@@ -1,11 +1,11 @@
 // typeflow/typeflow.hpp — the umbrella header: the whole public library.
 #pragma once
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/autodiff/gradients.hpp"
 #include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/scope.hpp"
 #include "typeflow/core/shape.hpp"

@@ -16,7 +16,7 @@
 
 #include <boost/mp11/algorithm.hpp>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/arithmetic.hpp"

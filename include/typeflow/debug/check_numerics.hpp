@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "typeflow/core/errors.hpp"
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {

@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/ops/reduce.hpp"
 
 namespace typeflow {

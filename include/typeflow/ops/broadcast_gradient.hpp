@@ -9,7 +9,7 @@
 #include <array>
 #include <type_traits>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/elementwise.hpp"
 

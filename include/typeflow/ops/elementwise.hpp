@@ -10,7 +10,7 @@
 
 #include <xtensor/xmath.hpp>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {

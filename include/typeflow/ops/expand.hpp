@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/reshape.hpp"
 #include "typeflow/ops/slice.hpp"

@@ -11,8 +11,8 @@
 #include <string>
 #include <type_traits>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
 

@@ -5,8 +5,8 @@
 #include <type_traits>
 
 #include "typeflow/ops/arithmetic.hpp"
-#include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/constant.hpp"
+#include "typeflow/ops/elementwise.hpp"
 
 namespace typeflow {
 

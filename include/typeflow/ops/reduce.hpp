@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
 
@@ -125,25 +125,23 @@ namespace ops::detail {
 
 // What a reduction does, named by the reduction alone: its op, where an accumulator starts,
 // how an element joins it, whether the result is divided by the count (a mean), and its
-// gradient rule given the reduction node Y over A.
-struct sum_tag : op_info<"Sum"> {
-  static constexpr bool mean = false;
+// gradient rule given the reduction node Y over A. Self is the tag itself, so that the
+// nodes its gradient builds name the same short tag as the user's.
+
+/// Sum and mean: start at 0 and add; the gradient broadcasts g back (divided by the count
+/// for a mean).
+template <class Self, fixed_string OpName, bool Mean>
+struct additive_reduction : op_info<OpName> {
+  static constexpr bool mean = Mean;
   template <class T>
   static constexpr T start() { return T(0); }
   template <class T>
   static constexpr void join(T& acc, T x) { acc += x; }
   template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
-  using gradient = reduce_gradient_node<sum_tag, G, A, Axes...>;
+  using gradient = reduce_gradient_node<Self, G, A, Axes...>;
 };
-struct mean_tag : op_info<"Mean"> {
-  static constexpr bool mean = true;
-  template <class T>
-  static constexpr T start() { return T(0); }
-  template <class T>
-  static constexpr void join(T& acc, T x) { acc += x; }
-  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
-  using gradient = reduce_gradient_node<mean_tag, G, A, Axes...>;
-};
+struct sum_tag : additive_reduction<sum_tag, "Sum", false> {};
+struct mean_tag : additive_reduction<mean_tag, "Mean", true> {};
 
 /// TensorFlow's gradient of reduce_max and reduce_min (_MinOrMaxGrad): g, divided evenly
 /// among the elements equal to the extremum (ties share it), zero elsewhere.
@@ -154,36 +152,27 @@ struct extremum_gradient {
   using type = extremum_gradient_node<G, indicator, count, Axes...>;
 };
 
-/// The extremum of no elements is the identity of max (min): -inf (+inf) for floating
-/// types, the lowest (highest) value for integers, as TensorFlow's. NaN propagates.
-struct max_tag : op_info<"Max"> {
+/// Max and min. The extremum of no elements is the identity of max (min): -inf (+inf) for
+/// floating types, the lowest (highest) value for integers, as TensorFlow's. NaN propagates.
+template <fixed_string OpName, bool Max>
+struct extremum_reduction : op_info<OpName> {
   static constexpr bool mean = false;
   template <class T>
   static constexpr T start() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
+    using limits = std::numeric_limits<T>;
+    if constexpr (limits::has_infinity) return Max ? -limits::infinity() : limits::infinity();
+    else return Max ? limits::lowest() : limits::max();
   }
   template <class T>
   static constexpr void join(T& acc, T x) {
-    if (!(x <= acc) && acc == acc) acc = x;  // x > acc, or x is NaN; a NaN acc stays
+    const bool better = Max ? !(x <= acc) : !(x >= acc);  // beyond acc, or x is NaN
+    if (better && acc == acc) acc = x;                      // a NaN acc stays
   }
   template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
   using gradient = typename extremum_gradient<G, A, Y, Keep, Axes...>::type;
 };
-struct min_tag : op_info<"Min"> {
-  static constexpr bool mean = false;
-  template <class T>
-  static constexpr T start() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
-  }
-  template <class T>
-  static constexpr void join(T& acc, T x) {
-    if (!(x >= acc) && acc == acc) acc = x;  // x < acc, or x is NaN; a NaN acc stays
-  }
-  template <class G, class A, class Y, bool Keep, std::ptrdiff_t... Axes>
-  using gradient = typename extremum_gradient<G, A, Y, Keep, Axes...>::type;
-};
+struct max_tag : extremum_reduction<"Max", true> {};
+struct min_tag : extremum_reduction<"Min", false> {};
 
 /// The gradient buffer's scalar or element pointer: g's data, or the address of a scalar g.
 template <class T, class VG>

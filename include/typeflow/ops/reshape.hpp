@@ -5,8 +5,8 @@
 #include <array>
 #include <string>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 
 namespace typeflow {

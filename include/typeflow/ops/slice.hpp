@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "typeflow/autodiff/gradient_rule.hpp"
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
 

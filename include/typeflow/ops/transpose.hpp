@@ -52,7 +52,6 @@ template <class A, std::size_t... P>
 struct transpose_node
     : node_facade<value_type_of<A>, typename ops::detail::permuted_shape<shape_of<A>, P...>::type,
                   node_kind::compute, A>, op_info<"transpose"> {
-  static constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
   template <class... N>
   using rebind = transpose_node<N..., P...>;
 
@@ -61,6 +60,7 @@ struct transpose_node
 
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
+    constexpr std::array<std::size_t, sizeof...(P)> perm{P...};
     xt::noalias(out) = xt::transpose(a, perm);
   }
 };
