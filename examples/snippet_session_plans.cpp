@@ -60,20 +60,20 @@ int main() {
   // [/snippet dynamic_reuse]
 
   // [snippet fusion]
-  using path = tf::graph::path_info<mp::mp_list<decltype(loss)>, mp::mp_list<>>;
+  using path = tf::path_info<mp::mp_list<decltype(loss)>, mp::mp_list<>>;
   using product = decltype(tf::matmul(x, w));
   using logits = decltype(tf::matmul(x, w) + b);
   using activation = decltype(y);
   using error = decltype(y - tf::constant<1>());
   using squared = decltype(tf::square(y - tf::constant<1>()));
-  static_assert(path::materialized<product>);      // a compute op (BLAS) writes a buffer
-  static_assert(!path::materialized<logits>);      // + b, sigmoid and - 1 are fused
-  static_assert(!path::materialized<activation>);  // into the expression that square
-  static_assert(!path::materialized<error>);       // evaluates into its buffer,
-  static_assert(path::materialized<squared>);      // which reduce_mean reads
+  static_assert(tf::materialized<path, product>);     // a compute op (BLAS) writes a buffer
+  static_assert(!tf::materialized<path, logits>);     // + b, sigmoid and - 1 are fused
+  static_assert(!tf::materialized<path, activation>); // into the expression that square
+  static_assert(!tf::materialized<path, error>);      // evaluates into its buffer,
+  static_assert(tf::materialized<path, squared>);     // which reduce_mean reads
 
-  using both = tf::graph::path_info<mp::mp_list<decltype(loss), decltype(train)>, mp::mp_list<>>;
-  static_assert(both::materialized<activation>);   // y has two consumers now: one buffer
+  using both = tf::path_info<mp::mp_list<decltype(loss), decltype(train)>, mp::mp_list<>>;
+  static_assert(tf::materialized<both, activation>); // y has two consumers now: one buffer
   // [/snippet fusion]
 
   // [snippet fusion_column]
@@ -81,8 +81,8 @@ int main() {
   auto column = tf::placeholder<"column", float, tf::shape<2, 1>>();
   auto shifted = m + column;  // a [2, 1] operand is neither a row of [2, 3] nor one element
   auto scaled = shifted * tf::constant<2>();
-  using column_path = tf::graph::path_info<mp::mp_list<decltype(scaled)>, mp::mp_list<>>;
-  static_assert(column_path::materialized<decltype(shifted)>);  // computed into its own buffer
+  using column_path = tf::path_info<mp::mp_list<decltype(scaled)>, mp::mp_list<>>;
+  static_assert(tf::materialized<column_path, decltype(shifted)>);  // computed into its own buffer
 
   xt::xtensor_fixed<float, xt::xshape<2, 3>> m_value = {{1, 2, 3}, {4, 5, 6}};
   xt::xtensor_fixed<float, xt::xshape<2, 1>> column_value = {{10}, {20}};

@@ -116,7 +116,7 @@ static_assert(tf::core::detail::first_duplicate_of<> == 0);
 
 // --- what gets a buffer ---------------------------------------------------------------
 template <class Fetches, class Fed = mp_list<>>
-using info = tf::session_detail::path_info<Fetches, Fed>;
+using info = tf::path_info<Fetches, Fed>;
 
 // b = (x * 2) + y fetched: x * 2 is fused into the add; b, a fetch, gets a buffer.
 static_assert(!info<mp_list<B>>::materialized_c<A>::value);

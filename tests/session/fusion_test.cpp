@@ -9,7 +9,7 @@ namespace mp = boost::mp11;
 
 namespace {
 template <class Fetches, class Fed = mp::mp_list<>>
-using info = tf::session_detail::path_info<Fetches, Fed>;
+using info = tf::path_info<Fetches, Fed>;
 }
 
 TEST_CASE("a chain relu(x * w + b) materializes only its result") {

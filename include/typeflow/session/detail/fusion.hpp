@@ -272,4 +272,14 @@ struct path_info : graph::path_structure<Fetches, Fed> {
 
 }  // namespace session_detail
 
+/// How a session plans the path of the fetches Fetches with the nodes Fed fed (mp_lists):
+/// `tf::materialized<tf::path_info<...>, N>` tells whether node N gets its own buffer or
+/// is fused into its consumer's loop (docs/reference/session.md, "Fusion").
+template <class Fetches, class Fed>
+using path_info = session_detail::path_info<Fetches, Fed>;
+
+/// Whether a run of Path (a path_info) evaluates node N into a buffer of its own.
+template <class Path, class N>
+inline constexpr bool materialized = Path::template materialized_c<N>::value;
+
 }  // namespace typeflow
