@@ -73,6 +73,16 @@ struct run_context {
   auto& variable() noexcept {
     return slot_of<V>().value;
   }
+
+  /// Runs the graph that computes Sub (an mp_list of nodes) from Feeds (objects with a
+  /// `node_type` and a reference `value`), with this run's session, and calls
+  /// `f(values...)` with the fetched values, which live until f returns. A loop
+  /// (control/scan.hpp) runs its body through it once per step: the body's plan is made
+  /// once and its buffers kept (the session's plan_pools), so a steady step allocates
+  /// nothing. The caller has checked the feeds' shapes and the body's placeholders (every
+  /// one fed); the variables the body reads are the loop's inputs, checked by this run.
+  template <class Sub, class F, class... Feeds>
+  void run_subgraph(F&& f, const Feeds&... feeds);
 };
 
 namespace session_detail {
@@ -125,6 +135,35 @@ auto collect(Env& env, mp::mp_list<Src...>, mp::mp_list<R...>) {
 }
 
 }  // namespace session_detail
+
+template <class Session, class Fetches, class Fed, class FeedTuple>
+template <class Sub, class F, class... Feeds>
+void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Feeds&... feeds) {
+  using fed = mp::mp_list<typename Feeds::node_type...>;
+  using feed_tuple = std::tuple<const Feeds&...>;
+  using sub_t = run_context<Session, Sub, fed, feed_tuple>;
+  using plan = typename sub_t::plan;
+  using buffers_t = typename sub_t::buffers_type;
+  const feed_tuple feed_refs(feeds...);
+  const typename sub_t::extra_definitions extra{};
+  auto go = [&](buffers_t& bufs) {
+    sub_t ctx{session, feed_refs, bufs, &extra};
+    typename sub_t::env_type env{bufs, feed_refs, *session.vars_, &ctx, &extra};
+    session_detail::run_steps(env, typename plan::steps{});
+    [&]<class... N>(mp::mp_list<N...>) {
+      f(session_detail::eval(typename plan::template source<N>{}, env)...);
+    }(Sub{});
+  };
+  if constexpr (sub_t::small_plan) {
+    buffers_t bufs{};
+    go(bufs);
+  } else if constexpr (std::is_const_v<Session>) {
+    const session_detail::plan_pools::lease<buffers_t> lease(*session.plans_, session_detail::plan_id<sub_t>);
+    go(lease.get());
+  } else {
+    go(session.plans_->template own<buffers_t>(session_detail::plan_id<sub_t>));
+  }
+}
 
 
 }  // namespace typeflow
