@@ -31,6 +31,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 #include <xtensor/xtensor.hpp>
@@ -109,6 +110,10 @@ std::size_t row_size(const Dims& dims) {
   for (std::size_t i = 1; i < dims.size(); ++i) n *= dims[i];
   return n;
 }
+
+/// The container a loop keeps node N's values in (capacity kept across shorter runs).
+template <class N>
+using buffer_of = buffer_storage_t<value_type_of<N>, shape_of<N>>;
 
 template <class N>
 using changes_state_c = std::bool_constant<changes_state<N>()>;
@@ -199,8 +204,9 @@ struct grad_body<Body, WithOutput, mp::mp_list<SP...>, mp::mp_list<NS...>, std::
 };
 
 /// What a loop's run leaves for its output nodes and its gradient.
-template <class T, std::size_t XRank, std::size_t ORank, class... S>
+template <class T, std::size_t XRank, std::size_t ORank, class X, class... S>
 struct loop_record {
+  X x_t{};                                    // one step of the sequence, fed
   std::size_t steps = 0;
   std::array<std::size_t, XRank> x_dims{};    // the sequence's
   std::array<std::size_t, ORank> out_dims{};  // one step's output
@@ -211,7 +217,7 @@ struct loop_record {
   std::array<buffer<T>, sizeof...(S)> saved;  // state k before each step: [steps, size_k]
   buffer<std::int64_t> lengths;               // sequence_length, when given
   bool masked = false;
-  xt::xtensor<T, XRank> xs_scratch;           // the sequence, when a run hands a lazy expression
+  xt::xtensor_container<std::vector<T>, XRank, xt::layout_type::row_major> xs_scratch;           // the sequence, when a run hands a lazy expression
 };
 
 /// Marks a loop without sequence_length.
@@ -252,7 +258,7 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>
   using carried = carried_union_t<Init..., Xs, Cap..., typename Body::output, mp::mp_rename<typename Body::new_states, carried_union_t>>;
   [[no_unique_address]] definitions_t<carried> defs;
   using output_type = loop_record<T, shape_of<Xs>::rank, shape_of<typename Body::output>::rank,
-                                  result_t<Init>...>;
+                                  buffer_of<typename Body::input>, buffer_of<Init>...>;
 
   template <class Ctx>
   static void run(Ctx& ctx);
@@ -311,8 +317,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
     (rec.saved[I].resize(steps * element_count(std::get<I>(rec.state))), ...);
   }(std::make_index_sequence<K>{});
 
-  using x_storage = result_t<typename Body::input>;
-  x_storage x_t{};
+  using x_storage = buffer_of<typename Body::input>;
+  x_storage& x_t = rec.x_t;
   if constexpr (!std::is_arithmetic_v<x_storage>) {
     std::array<std::size_t, XR - 1> step_dims{};
     for (std::size_t i = 1; i < XR; ++i) step_dims[i - 1] = rec.x_dims[i];
@@ -423,8 +429,9 @@ struct loop_state<L, J, mp::mp_list<In...>>
 /// What the reverse loop leaves for the gradient nodes of L's inputs.
 template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class CapList, class StateList>
 struct loop_grad_record;
-template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class... C, class... S>
-struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_list<S...>> {
+template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class... C, class X, class... S>
+struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_list<X, S...>> {
+  X x_t{};                  // one step of the sequence, fed
   std::tuple<S...> carry;   // the states' cotangent; after the run, that of the initial states
   std::tuple<S...> cot;     // what is fed as the new states' cotangent in a step
   std::tuple<S...> state;   // the state before the step, fed
@@ -432,7 +439,7 @@ struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_lis
   buffer<T> gx;             // the sequence's gradient, [steps, ...]
   std::array<std::size_t, XRank> x_dims{};
   std::tuple<C...> gcap{};  // the captured variables' gradients
-  xt::xtensor<T, GRank> g_scratch;
+  xt::xtensor_container<std::vector<T>, GRank, xt::layout_type::row_major> g_scratch;
 };
 
 template <class L, std::ptrdiff_t Which, class G>
@@ -449,8 +456,8 @@ struct loop_grad : node_base, kind_tag<node_kind::effect>, op_info<"WhileGrad", 
   [[no_unique_address]] definitions_t<carried> defs;
   using output_type =
       loop_grad_record<T, shape_of<typename L::sequence>::rank, shape_of<G>::rank,
-                       result_t<typename body_type::output>, mp::mp_transform<result_t, typename body_type::captures>,
-                       mp::mp_transform<result_t, typename body_type::states>>;
+                       buffer_of<typename body_type::output>, mp::mp_transform<buffer_of, typename body_type::captures>,
+                       mp::mp_push_front<mp::mp_transform<buffer_of, typename body_type::states>, buffer_of<typename body_type::input>>>;
 
   template <class Ctx>
   static void run(Ctx& ctx);
@@ -504,8 +511,8 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
   }(std::make_index_sequence<NC>{});
   g.gx.resize(steps * x_size);
 
-  using x_storage = result_t<typename Body::input>;
-  x_storage x_t{};
+  using x_storage = buffer_of<typename Body::input>;
+  x_storage& x_t = g.x_t;
   if constexpr (!std::is_arithmetic_v<x_storage>) {
     std::array<std::size_t, shape_of<typename L::sequence>::rank - 1> step_dims{};
     for (std::size_t i = 1; i < rec.x_dims.size(); ++i) step_dims[i - 1] = rec.x_dims[i];

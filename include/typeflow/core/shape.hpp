@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <xtensor/xfixed.hpp>
 #include <xtensor/xtensor.hpp>
@@ -134,6 +135,27 @@ struct storage_impl<T, shape<D...>> {
 /// The container a node of element type T and shape S is fetched as.
 template <class T, class S>
 using storage_t = typename core::detail::storage_impl<T, S>::type;
+
+namespace core::detail {
+template <class T, class S>
+struct buffer_storage_impl {
+  using type = storage_t<T, S>;
+};
+template <class T, std::ptrdiff_t... D>
+  requires(sizeof...(D) > 0 && !shape<D...>::is_static && !std::is_same_v<T, bool>)
+struct buffer_storage_impl<T, shape<D...>> {
+  using type = xt::xtensor_container<std::vector<T>, sizeof...(D), xt::layout_type::row_major>;
+};
+}  // namespace core::detail
+
+/// The container a run keeps a value of element type T and shape S in (a node's buffer, a
+/// loop's states): storage_t, except that a shape with a dynamic dim gets a container over a
+/// std::vector, which keeps its capacity when a run needs fewer elements. After a run at the
+/// largest shape (the longest sequence, the largest batch), runs at that shape or smaller
+/// allocate nothing; xt::xtensor's own storage reallocates at every change of size. (bool
+/// keeps xtensor's storage: std::vector<bool> has no data().)
+template <class T, class S>
+using buffer_storage_t = typename core::detail::buffer_storage_impl<T, S>::type;
 
 /// Run-time shape of a value (scalars have rank 0).
 template <class V>

@@ -19,9 +19,11 @@ namespace typeflow::session_detail {
 
 // Buffer of a materialized node: its value for elementwise and compute ops, its own
 // output for effects that have one.
+//
+// (buffer_storage_t, core/shape.hpp: capacity kept across runs of smaller shapes.)
 template <class N>
 struct buffer_impl {
-  using type = storage_t<value_type_of<N>, shape_of<N>>;
+  using type = buffer_storage_t<value_type_of<N>, shape_of<N>>;
 };
 template <class N>
   requires(N::kind == node_kind::effect)
