@@ -39,6 +39,7 @@
 #include "typeflow/autodiff/gradients.hpp"
 #include "typeflow/control/detail/values.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/core/none.hpp"
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/placeholder.hpp"
@@ -247,7 +248,7 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>
     : node_base, kind_tag<node_kind::effect>, op_info<"While", false>, pure_effect {
   static constexpr bool has_lengths_v = !std::is_same_v<Len, no_lengths>;
   using T = typename Body::value_type;
-  using value_type = T;
+  using value_type = none_t;  // its value is a record, read by its output nodes; not fetched
   using shape_type = scalar;
   using body_type = Body;
   using sequence = Xs;
@@ -393,7 +394,7 @@ template <class L, class In = inputs_of<L>>
 struct loop_outputs;
 template <class L, class... In>
 struct loop_outputs<L, mp::mp_list<In...>>
-    : node_facade<value_type_of<L>, typename stacked_shape<L>::type, node_kind::compute, L, In...>,
+    : node_facade<typename L::T, typename stacked_shape<L>::type, node_kind::compute, L, In...>,
       op_info<"TensorArrayGatherV3"> {
   template <std::size_t K, class G>
   using gradient = typename loop_input_gradient<L, -1, G, K>::type;
@@ -413,7 +414,7 @@ template <class L, std::size_t J, class In = inputs_of<L>>
 struct loop_state;
 template <class L, std::size_t J, class... In>
 struct loop_state<L, J, mp::mp_list<In...>>
-    : node_facade<value_type_of<L>, shape_of<mp::mp_at_c<inputs_of<L>, J>>, node_kind::compute, L, In...>,
+    : node_facade<typename L::T, shape_of<mp::mp_at_c<inputs_of<L>, J>>, node_kind::compute, L, In...>,
       op_info<"Exit"> {
   template <std::size_t K, class G>
   using gradient = typename loop_input_gradient<L, std::ptrdiff_t(J), G, K>::type;
@@ -446,8 +447,8 @@ template <class L, std::ptrdiff_t Which, class G>
 struct loop_grad : node_base, kind_tag<node_kind::effect>, op_info<"WhileGrad", false>, pure_effect {
   using body_type = typename L::body_type;
   using grad = grad_body<body_type, Which < 0>;
-  using T = value_type_of<L>;
-  using value_type = T;
+  using T = typename L::T;
+  using value_type = none_t;  // its value is a record, read by loop_grad_part
   using shape_type = scalar;
   using loop = L;
   using inputs = mp::mp_if_c<L::has_lengths_v, mp::mp_list<L, typename L::sequence, typename L::lengths, G>,
@@ -595,7 +596,7 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
 /// The gradient of input I of the loop, read from the reverse loop's record.
 template <class LG, std::size_t I>
 struct loop_grad_part
-    : node_facade<value_type_of<LG>, shape_of<mp::mp_at_c<inputs_of<typename LG::loop>, I>>, node_kind::compute, LG>,
+    : node_facade<typename LG::T, shape_of<mp::mp_at_c<inputs_of<typename LG::loop>, I>>, node_kind::compute, LG>,
       op_info<"WhileGradOutput", false> {
   using L = typename LG::loop;
   template <class... N>
