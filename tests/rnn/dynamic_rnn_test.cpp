@@ -65,8 +65,8 @@ TEST_CASE("dynamic_rnn: time-major and batch-major agree; initial_state is used"
   auto xt_ = tf::placeholder<"xt", double, tf::shape<tf::dyn, 2, 3>>();
   auto h0 = tf::placeholder<"h0", double, tf::shape<2, 4>>();
   auto c0 = tf::placeholder<"c0", double, tf::shape<2, 4>>();
-  auto [ob, sb] = tf::rnn::dynamic_rnn(toy_cell<4>{}, xb, tf::rnn::initial_state(h0, c0));
-  auto [ot, st] = tf::rnn::dynamic_rnn(toy_cell<4>{}, xt_, tf::rnn::time_major, tf::rnn::initial_state(h0, c0));
+  auto [ob, sb] = tf::rnn::dynamic_rnn(toy_cell<4>{}, xb, tf::rnn::initial_state(std::tuple{h0, c0}));
+  auto [ot, st] = tf::rnn::dynamic_rnn(toy_cell<4>{}, xt_, tf::rnn::time_major, tf::rnn::initial_state(std::tuple{h0, c0}));
   static_assert(std::is_same_v<tf::shape_of<decltype(ob)>, tf::shape<2, tf::dyn, 4>>);
   static_assert(std::is_same_v<tf::shape_of<decltype(ot)>, tf::shape<tf::dyn, 2, 4>>);
   tf::session s(ob, ot, std::get<1>(sb), std::get<1>(st));
@@ -149,7 +149,7 @@ TEST_CASE("dynamic_rnn: gradients with respect to inputs, initial state and kern
   auto len = tf::placeholder<"len", std::int32_t, tf::shape<2>>();
   auto h0 = tf::placeholder<"h0", double, tf::shape<2, 4>>();
   auto c0 = tf::placeholder<"c0", double, tf::shape<2, 4>>();
-  auto [outputs, state] = tf::rnn::dynamic_rnn(toy_cell<4>{}, x, tf::rnn::initial_state(h0, c0), tf::rnn::sequence_length(len));
+  auto [outputs, state] = tf::rnn::dynamic_rnn(toy_cell<4>{}, x, tf::rnn::initial_state(std::tuple{h0, c0}), tf::rnn::sequence_length(len));
   auto kernel = tf::variable<"rnn/toy_cell/kernel", double, tf::shape<7, 4>, tf::init::glorot_uniform(7)>();
   auto loss = tf::reduce_sum(outputs * outputs) + tf::reduce_sum(std::get<1>(state) * std::get<0>(state));
   tf::session s(loss, tf::gradient(loss, x), tf::gradient(loss, h0), tf::gradient(loss, kernel));

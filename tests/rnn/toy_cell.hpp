@@ -14,6 +14,11 @@ template <std::size_t H>
 struct toy_cell {
   static constexpr std::size_t output_size = H;
   static constexpr std::array<std::size_t, 2> state_sizes{H, H};
+  // Its structured state is the flat one.
+  template <class... S>
+  static constexpr auto unflatten(const std::tuple<S...>& flat) {
+    return flat;
+  }
   template <typeflow::fixed_string Scope, class X, class S0, class S1>
   auto step(const X& x, const std::tuple<S0, S1>& state) const {
     namespace tf = typeflow;

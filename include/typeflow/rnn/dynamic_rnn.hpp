@@ -4,9 +4,9 @@
 // the number of steps.
 //
 // A cell is any type with the protocol of rnn/cell.hpp: `Cell::state_sizes` (the widths of
-// its flat state tensors, each [batch, width]), `Cell::output_size`, and
+// its flat state tensors, each [batch, width]), `Cell::output_size`,
 // `cell.template step<Scope>(x, std::tuple{states...})` returning
-// `std::pair{output, std::tuple{new_states...}}`.
+// `std::pair{output, std::tuple{new_states...}}`, and `Cell::unflatten(flat_state)`.
 #pragma once
 
 #include <array>
@@ -21,6 +21,7 @@
 #include "typeflow/ops/expand.hpp"
 #include "typeflow/ops/sequence.hpp"
 #include "typeflow/ops/transpose.hpp"
+#include "typeflow/rnn/cell.hpp"
 
 namespace typeflow {
 
@@ -73,7 +74,7 @@ struct sequence_length_t {
 };
 template <class S>
 struct initial_state_t {
-  S state;  // a std::tuple of the cell's flat state tensors
+  S state;  // a std::tuple of the cell's flat state tensors (rnn::flatten_state)
 };
 struct time_major_t {};
 
@@ -152,14 +153,13 @@ template <node L>
 detail::sequence_length_t<L> sequence_length(const L& lengths) {
   return {lengths};
 }
-/// `rnn::initial_state(s0, s1, ...)`: the cell's flat initial state tensors, each [batch, width].
-template <node... S>
-detail::initial_state_t<std::tuple<S...>> initial_state(const S&... s) {
-  return {std::tuple{s...}};
-}
-template <node... S>
-detail::initial_state_t<std::tuple<S...>> initial_state(const std::tuple<S...>& s) {
-  return {s};
+/// `rnn::initial_state(state)`: the initial state, structured as the cell's state (a node
+/// for a GRU, an lstm_state_tuple for an LSTM, a std::tuple of those for a multi_rnn_cell),
+/// each tensor [batch, width].
+template <class State>
+auto initial_state(const State& state) {
+  using flat = decltype(flatten_state(state));
+  return detail::initial_state_t<flat>{flatten_state(state)};
 }
 /// `rnn::time_major`: inputs and outputs are [time, batch, ...].
 inline constexpr detail::time_major_t time_major{};
@@ -168,7 +168,8 @@ inline constexpr detail::time_major_t time_major{};
 /// ..., scope="rnn"): the cell run over the time dimension of inputs ([batch, time, depth],
 /// or [time, batch, depth] with rnn::time_major), as many steps as the fed value has.
 /// Returns `std::pair{outputs, final_state}`: outputs [batch, time, output_size] (time-major
-/// with rnn::time_major), final_state a std::tuple of the cell's flat state tensors.
+/// with rnn::time_major), final_state structured as the cell's state (a node for a GRU, an
+/// lstm_state_tuple for an LSTM, a std::tuple of the cells' for a multi_rnn_cell).
 ///
 /// Options: `rnn::sequence_length(lengths)`: past each example's length its outputs are
 /// zero and its state is carried through unchanged, so the final state is the state at its
@@ -216,9 +217,9 @@ auto dynamic_rnn(const Cell& cell, const X& inputs, const Options&... options) {
         }
       }();
       if constexpr (tm) {
-        return std::pair{result.outputs, result.final_state};
+        return std::pair{result.outputs, Cell::unflatten(result.final_state)};
       } else {
-        return std::pair{transpose<1, 0, 2>(result.outputs), result.final_state};
+        return std::pair{transpose<1, 0, 2>(result.outputs), Cell::unflatten(result.final_state)};
       }
     }
   }
