@@ -170,6 +170,21 @@ function(typeflow_add_compile_fail_test name source regex)
     ENVIRONMENT LC_ALL=C)
 endfunction()
 
+# typeflow_add_diagnostic_test(<case> <type> <message>): the compile-fail case
+# compile_fail/<case>.cpp of the calling folder fails with one static_assert whose
+# diagnostic type (a `typeflow::<type>::value` that names the user's values) and message are
+# given as regexes; at most 20 lines of diagnostics. g++ prints the message, then the note
+# with the type; clang the type, then the message.
+function(typeflow_add_diagnostic_test case type message)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    set(regex "error: static assertion failed due to requirement '(typeflow::)?${type}::value': ${message}")
+  else()
+    set(regex "error: static assertion failed: ${message}.*typeflow::${type}::value' evaluates to false")
+  endif()
+  typeflow_add_compile_fail_test(${case} "${CMAKE_CURRENT_SOURCE_DIR}/compile_fail/${case}.cpp" "${regex}"
+    MAX_LINES 20)
+endfunction()
+
 # --- header self-containment (STYLE.md 14) ---------------------------------------------
 # Each header is compiled on its own in a generated TU that includes it twice (so a
 # missing #pragma once shows too). A header that needs an include it does not write

@@ -52,6 +52,11 @@ template <fixed_string Loop, fixed_string Op>
 struct loop_body_has_a_side_effect {
   static constexpr bool value = false;
 };
+/// In a diagnostic: the body of loop Loop gave Got new states for its States states.
+template <fixed_string Loop, std::size_t States, std::size_t Got>
+struct loop_body_must_give_one_new_state_per_state {
+  static constexpr bool value = false;
+};
 /// In a diagnostic: new state J of loop Loop has shape NewShape where the state has Shape.
 template <fixed_string Loop, std::size_t J, class Shape, class NewShape>
 struct loop_new_state_must_have_the_shape_of_the_state {
@@ -620,10 +625,25 @@ struct loop_grad_part
 // --- building a loop ----------------------------------------------------------------------
 
 template <fixed_string Scope, class Body>
-constexpr void check_body() {
+constexpr bool check_body() {
   if constexpr (!mp::mp_empty<typename Body::effects>::value) {
     static_assert(loop_body_has_a_side_effect<Scope, label_of<mp::mp_front<typename Body::effects>>()>::value,
                   "a loop's body must be free of side effects (assign, print, optimizer updates)");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <fixed_string Scope, std::size_t K, class NS>
+constexpr bool check_state_count() {
+  constexpr std::size_t got = std::tuple_size_v<NS>;
+  if constexpr (got != K) {
+    static_assert(loop_body_must_give_one_new_state_per_state<Scope, K, got>::value,
+                  "a loop's body must return std::pair{output, std::tuple{new_states...}}, one new state per state");
+    return false;
+  } else {
+    return true;
   }
 }
 
@@ -707,23 +727,29 @@ auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const 
       auto [output, new_states] = fn(states{}, XP{});
       using O = decltype(output);
       using NS = std::remove_cvref_t<decltype(new_states)>;
-      constexpr bool states_ok =
-          (detail::check_new_state<Scope, K, std::tuple_element_t<K, states>, std::tuple_element_t<K, NS>>() && ...);
-      using Body = detail::body<Scope, mp::mp_list<std::tuple_element_t<K, states>...>, XP, O,
-                                mp::mp_list<std::tuple_element_t<K, NS>...>>;
-      detail::check_body<Scope, Body>();
-      (void)states_ok;
-      using L = detail::loop_node<Body, Xs, Len, mp::mp_list<Init...>>;
-      const L loop = [&] {
-        if constexpr (std::is_same_v<Len, detail::no_lengths>) {
-          return make_node<L>(std::get<K>(init)..., xs, output, std::get<K>(new_states)...);
+      if constexpr (!detail::check_state_count<Scope, sizeof...(Init), NS>()) {
+        return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
+      } else {
+        constexpr bool states_ok =
+            (detail::check_new_state<Scope, K, std::tuple_element_t<K, states>, std::tuple_element_t<K, NS>>() && ...);
+        using Body = detail::body<Scope, mp::mp_list<std::tuple_element_t<K, states>...>, XP, O,
+                                  mp::mp_list<std::tuple_element_t<K, NS>...>>;
+        if constexpr (!states_ok || !detail::check_body<Scope, Body>()) {
+          return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert, as above
         } else {
-          return make_node<L>(std::get<K>(init)..., xs, lengths, output, std::get<K>(new_states)...);
+          using L = detail::loop_node<Body, Xs, Len, mp::mp_list<Init...>>;
+          const L loop = [&] {
+            if constexpr (std::is_same_v<Len, detail::no_lengths>) {
+              return make_node<L>(std::get<K>(init)..., xs, output, std::get<K>(new_states)...);
+            } else {
+              return make_node<L>(std::get<K>(init)..., xs, lengths, output, std::get<K>(new_states)...);
+            }
+          }();
+          auto outputs = make_node<detail::loop_outputs<L>>(loop);
+          auto finals = std::tuple{make_node<detail::loop_state<L, K>>(loop)...};
+          return loop_result<decltype(outputs), decltype(finals)>{outputs, finals};
         }
-      }();
-      auto outputs = make_node<detail::loop_outputs<L>>(loop);
-      auto finals = std::tuple{make_node<detail::loop_state<L, K>>(loop)...};
-      return loop_result<decltype(outputs), decltype(finals)>{outputs, finals};
+      }
     }(std::index_sequence_for<Init...>{});
   }
 }
