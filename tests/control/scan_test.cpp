@@ -186,3 +186,20 @@ TEST_CASE("scan: a const session runs a loop, from several threads' worth of lea
   const xt::xtensor<double, 1> e = {1, 2, 3};
   CHECK(s.run(sums, tf::feed(elems, e), tf::feed(zero, 1.0)) == xt::xtensor<double, 1>{2, 4, 7});
 }
+
+TEST_CASE("scan: a sequence and an initializer that are expressions, and a state of another rank than a step") {
+  // The state is [2, 2], a step of the sequence [2]: the output (the state) is [time, 2, 2].
+  auto elems = tf::placeholder<"elems", double, tf::shape<tf::dyn, 2>>();
+  auto init = tf::placeholder<"init", double, tf::shape<2, 2>>();
+  auto ys = tf::scan([](auto a, auto x) { return a + x; }, elems * tf::constant<2.0>(), init + tf::constant<1.0>());
+  static_assert(std::is_same_v<tf::shape_of<decltype(ys)>, tf::shape<tf::dyn, 2, 2>>);
+  auto loss = tf::reduce_sum(ys * ys);
+  tf::session s(loss, tf::gradient(loss, elems), tf::gradient(loss, init));
+  const seq_t e = {{1, 2}, {3, 4}};
+  const xt::xtensor_fixed<double, xt::xshape<2, 2>> i0 = {{0, 0}, {1, 1}};
+  const xt::xtensor<double, 3> got = s.run(ys, tf::feed(elems, e), tf::feed(init, i0));
+  // a0 = [[1, 1], [2, 2]]; step 0 adds [2, 4] to each row, step 1 adds [6, 8].
+  CHECK(got == xt::xtensor<double, 3>{{{3, 5}, {4, 6}}, {{9, 13}, {10, 14}}});
+  fd_check::check_gradient(s, loss, elems, e, tf::feed(init, i0));
+  fd_check::check_gradient(s, loss, init, i0, tf::feed(elems, e));
+}

@@ -315,10 +315,6 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
   }
   rec.steps = steps;
   rec.ys.resize(steps * rec.out_size);
-  for_each_state(std::make_index_sequence<K>{}, rec, [&](auto, auto& s, auto& n) {
-    resize_to(n, dims_of_value<std::is_arithmetic_v<std::remove_cvref_t<decltype(s)>> ? 0 : XR - 1>(s));
-    (void)n;
-  });
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (rec.saved[I].resize(steps * element_count(std::get<I>(rec.state))), ...);
   }(std::make_index_sequence<K>{});
@@ -478,8 +474,14 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
   const auto& rec = ctx.template value<L>();
   auto& g = ctx.template buffer<loop_grad>();
   decltype(auto) xs_value = ctx.template value<typename L::sequence>();
-  const T* xs = xs_value.data();  // the forward loop made it contiguous, or it is
-  if constexpr (!requires { xs_value.data(); }) xs = rec.xs_scratch.data();
+  // The sequence's elements: its own, or the copy the forward loop made of an expression.
+  const T* xs = [&] {
+    if constexpr (requires { xs_value.data(); }) {
+      return xs_value.data();
+    } else {
+      return rec.xs_scratch.data();
+    }
+  }();
   decltype(auto) g_value = ctx.template value<G>();
   const T* gp = contiguous(g_value, g.g_scratch);
   const std::size_t steps = rec.steps;

@@ -86,11 +86,17 @@ void copy_elements(T* to, const T* from, std::size_t n) {
   if (n != 0 && to != from) std::memmove(to, from, n * sizeof(T));
 }
 
-/// Copies value v (a container or a scalar) into storage s, resized to v's dims.
+/// Copies value v (a container, a scalar or a lazy expression) into storage s, resized to
+/// v's dims.
 template <class S, class V>
 void assign_value(S& s, const V& v) {
-  if constexpr (is_scalar_value<S>) {
-    s = static_cast<S>(*ops::detail::data_ptr(v));
+  if constexpr (is_scalar_value<S> && is_scalar_value<V>) {
+    s = static_cast<S>(v);
+  } else if constexpr (is_scalar_value<S>) {
+    s = static_cast<S>(*v.begin());
+  } else if constexpr (!is_scalar_value<V> && !requires { v.data(); }) {
+    resize_to(s, v.shape());
+    xt::noalias(s) = v;
   } else {
     if constexpr (!is_scalar_value<V>) resize_to(s, v.shape());
     using T = std::remove_cvref_t<decltype(*s.data())>;
