@@ -311,7 +311,7 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
 
   rec.masked = !std::is_same_v<Len, no_lengths>;
   if constexpr (!std::is_same_v<Len, no_lengths>) {
-    read_lengths(rec.lengths, ctx.template value<Len>(), batch, steps, Body::scope.view());
+    read_lengths(rec.lengths, ctx.template value<Len>(), batch, Body::scope.view());
   }
   rec.steps = steps;
   rec.ys.resize(steps * rec.out_size);

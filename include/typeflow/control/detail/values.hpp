@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -110,11 +112,10 @@ std::array<std::size_t, R> dims_of_value(const V& v) {
   return ops::detail::dims_of<R>(v);
 }
 
-/// The per-example lengths of a run (sequence_length), checked against the batch and the
-/// number of steps as TensorFlow checks them.
+/// The per-example lengths of a run (sequence_length), checked against the batch. A length
+/// past the last step is allowed (the example runs every step), as in TensorFlow.
 template <class V>
-void read_lengths(buffer<std::int64_t>& out, const V& lengths, std::size_t batch, std::size_t steps,
-                  std::string_view loop) {
+void read_lengths(buffer<std::int64_t>& out, const V& lengths, std::size_t batch, std::string_view loop) {
   const std::size_t n = element_count(lengths);
   if (n != batch)
     throw invalid_argument_error(std::string(loop) + ": sequence_length has " + std::to_string(n) +
@@ -126,7 +127,6 @@ void read_lengths(buffer<std::int64_t>& out, const V& lengths, std::size_t batch
     if (len < 0)
       throw invalid_argument_error(std::string(loop) + ": sequence_length[" + std::to_string(b) + "] = " +
                                    std::to_string(len) + " is negative");
-    (void)steps;
     out.get()[b] = len;
   }
 }
