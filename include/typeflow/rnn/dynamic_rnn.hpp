@@ -209,9 +209,13 @@ auto dynamic_rnn(const Cell& cell, const X& inputs, const Options&... options) {
         if constexpr (detail::count_options<detail::is_lengths, Options...>() == 1) {
           const auto& len = detail::find_option<detail::is_lengths>(options...).lengths;
           using L = std::remove_cvref_t<decltype(len)>;
-          static_assert(shape_of<L>::rank == 1 && std::is_integral_v<value_type_of<L>>,
-                        "rnn::sequence_length(lengths): lengths must be an integer vector [batch]");
-          return detail::run_time_major<Scope>(cell, xt, init, len);
+          if constexpr (shape_of<L>::rank != 1 || !std::is_integral_v<value_type_of<L>>) {
+            static_assert(dynamic_rnn_sequence_length_must_be_an_integer_vector<Scope, shape_of<L>>::value,
+                          "rnn::sequence_length(lengths): lengths must be an int32 or int64 vector [batch]");
+            return detail::run_time_major<Scope>(cell, xt, init, control::detail::no_lengths{});  // inert
+          } else {
+            return detail::run_time_major<Scope>(cell, xt, init, len);
+          }
         } else {
           return detail::run_time_major<Scope>(cell, xt, init, control::detail::no_lengths{});
         }
