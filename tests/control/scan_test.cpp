@@ -203,3 +203,29 @@ TEST_CASE("scan: a sequence and an initializer that are expressions, and a state
   fd_check::check_gradient(s, loss, elems, e, tf::feed(init, i0));
   fd_check::check_gradient(s, loss, init, i0, tf::feed(elems, e));
 }
+
+TEST_CASE("foldl, foldr and scan in reverse: TensorFlow's testFoldl_Simple, testFoldr_Simple, testScan_Reverse") {
+  auto elems = tf::placeholder<"elems", double, tf::shape<tf::dyn>>();
+  auto init = tf::placeholder<"init", double>();
+  auto twice_sum = [](auto a, auto x) { return (a + x) * tf::constant<2.0>(); };
+  auto left = tf::foldl(twice_sum, elems, init);
+  auto right = tf::foldr(twice_sum, elems, init);
+  auto sums_from_end = tf::scan<"rscan", true>([](auto a, auto x) { return a + x; }, elems, init);
+  static_assert(std::is_same_v<tf::shape_of<decltype(left)>, tf::shape<>>);
+  tf::session s(left, right, sums_from_end);
+  const xt::xtensor<double, 1> e = {1, 2, 3, 4, 5, 6};
+  CHECK(s.run(left, tf::feed(elems, e), tf::feed(init, 10.0)) == 880.0);
+  CHECK(s.run(right, tf::feed(elems, e), tf::feed(init, 10.0)) == 1282.0);
+  CHECK(s.run(sums_from_end, tf::feed(elems, e), tf::feed(init, 0.0)) == xt::xtensor<double, 1>{21, 20, 18, 15, 11, 6});
+  // An empty elems folds to the initializer.
+  CHECK(s.run(left, tf::feed(elems, xt::xtensor<double, 1>(std::array<std::size_t, 1>{0})), tf::feed(init, 3.0)) == 3.0);
+  // Gradients in reverse order.
+  auto w = tf::variable<"w", double>(tf::init::constant(0.9));
+  auto ys = tf::scan<"rdecay", true>([&](auto a, auto x) { return tf::tanh(a * w + x); }, elems, init);
+  auto loss = tf::reduce_sum(ys * ys) + tf::foldr<"rfold">([&](auto a, auto x) { return a * w - x; }, elems, init);
+  tf::session g(loss, tf::gradient(loss, w), tf::gradient(loss, elems), tf::gradient(loss, init));
+  g.initialize_all();
+  fd_check::check_gradient(g, loss, elems, xt::xtensor<double, 1>{0.3, -0.2, 0.5, 0.1}, tf::feed(init, 0.2));
+  fd_check::check_gradient(g, loss, init, 0.2, tf::feed(elems, xt::xtensor<double, 1>{0.3, -0.2, 0.5, 0.1}));
+  fd_check::check_gradient(g, loss, w, 0.7, tf::feed(elems, xt::xtensor<double, 1>{0.3, -0.2, 0.5, 0.1}), tf::feed(init, 0.2));
+}

@@ -158,10 +158,19 @@ auto captured_feed(Ctx& ctx) {
 
 /// A loop's body: the placeholders of its states (SP...) and step input (XP), its output O
 /// and new states NS..., and the variables it reads (captures).
-template <fixed_string Scope, class SPs, class XP, class O, class NSs>
+/// The order of a loop's steps: from the first element of the sequence, or from the last
+/// (tf.scan's reverse=True, tf.foldr).
+template <bool Reverse>
+struct direction {
+  static constexpr bool reverse = Reverse;
+  /// The element of the sequence that iteration i of steps processes.
+  static constexpr std::size_t element(std::size_t i, std::size_t steps) { return Reverse ? steps - 1 - i : i; }
+};
+
+template <fixed_string Scope, class SPs, class XP, class O, class NSs, bool Reverse = false>
 struct body;
-template <fixed_string Scope, class... SP, class XP, class O, class... NS>
-struct body<Scope, mp::mp_list<SP...>, XP, O, mp::mp_list<NS...>> : scope_name<Scope> {
+template <fixed_string Scope, class... SP, class XP, class O, class... NS, bool Reverse>
+struct body<Scope, mp::mp_list<SP...>, XP, O, mp::mp_list<NS...>, Reverse> : scope_name<Scope>, direction<Reverse> {
   using value_type = value_type_of<O>;
   using states = mp::mp_list<SP...>;
   using input = XP;
@@ -326,7 +335,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
     for (std::size_t i = 1; i < XR; ++i) step_dims[i - 1] = rec.x_dims[i];
     resize_to(x_t, step_dims);
   }
-  for (std::size_t t = 0; t < steps; ++t) {
+  for (std::size_t i = 0; i < steps; ++i) {
+    const std::size_t t = Body::element(i, steps);
     copy_elements<T>(mutable_data(x_t), xs + t * x_size, x_size);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (copy_elements<T>(rec.saved[I].get() + t * element_count(std::get<I>(rec.state)),
@@ -527,7 +537,8 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
     resize_to(x_t, step_dims);
   }
 
-  for (std::size_t t = steps; t-- > 0;) {
+  for (std::size_t i = steps; i-- > 0;) {
+    const std::size_t t = Body::element(i, steps);
     copy_elements<T>(mutable_data(x_t), xs + t * x_size, x_size);
     // The state before step t, and the cotangents of the step's results; an example past
     // its length took no part in the step: its cotangents are zero.
@@ -715,9 +726,11 @@ struct loop_result {
 /// are carried through unchanged (TensorFlow's dynamic_rnn with sequence_length).
 ///
 /// The placeholders are named "<Scope>/while/state_k" and "<Scope>/while/input".
-template <fixed_string Scope, class Fn, node Xs, node... Init, class Len = detail::no_lengths>
+template <fixed_string Scope, bool Reverse = false, class Fn, node Xs, node... Init, class Len = detail::no_lengths>
 auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const Len& lengths = {}) {
   static_assert(sizeof...(Init) > 0, "a loop carries at least one state");
+  static_assert(!Reverse || std::is_same_v<Len, detail::no_lengths>,
+                "a loop in reverse takes no lengths: reverse each sequence within its length (tf::reverse_sequence)");
   constexpr bool inputs_ok = detail::check_loop_inputs<Scope, Xs, Init...>();
   if constexpr (!inputs_ok) {
     return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
@@ -735,7 +748,7 @@ auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const 
         constexpr bool states_ok =
             (detail::check_new_state<Scope, K, std::tuple_element_t<K, states>, std::tuple_element_t<K, NS>>() && ...);
         using Body = detail::body<Scope, mp::mp_list<std::tuple_element_t<K, states>...>, XP, O,
-                                  mp::mp_list<std::tuple_element_t<K, NS>...>>;
+                                  mp::mp_list<std::tuple_element_t<K, NS>...>, Reverse>;
         if constexpr (!states_ok || !detail::check_body<Scope, Body>()) {
           return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert, as above
         } else {
@@ -762,16 +775,43 @@ auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const 
 /// accumulator a = fn(a, x) over the first dimension of elems, starting at initializer, each
 /// step's accumulator stacked ([time, ...initializer's shape]). fn is called once, with
 /// placeholders, to build the body (see control::dynamic_loop); gradients flow to elems,
-/// initializer and the variables fn reads.
-template <fixed_string Scope = "scan", class Fn, node Xs, node Init>
+/// initializer and the variables fn reads. `scan<"scan", true>` is reverse=True: from the
+/// last element to the first, each accumulator stacked at its element's position.
+template <fixed_string Scope = "scan", bool Reverse = false, class Fn, node Xs, node Init>
 auto scan(Fn&& fn, const Xs& elems, const Init& initializer) {
-  return control::dynamic_loop<Scope>(
+  return control::dynamic_loop<Scope, Reverse>(
              [&](const auto& states, const auto& x) {
                auto acc = fn(std::get<0>(states), x);
                return std::pair{acc, std::tuple{acc}};
              },
              elems, std::tuple{initializer})
       .outputs;
+}
+
+/// `foldl<"foldl">(fn, elems, initializer)` is tf.foldl: the last accumulator of scan, the
+/// initializer itself for an empty elems.
+template <fixed_string Scope = "foldl", class Fn, node Xs, node Init>
+auto foldl(Fn&& fn, const Xs& elems, const Init& initializer) {
+  return std::get<0>(control::dynamic_loop<Scope>(
+                         [&](const auto& states, const auto& x) {
+                           auto acc = fn(std::get<0>(states), x);
+                           return std::pair{acc, std::tuple{acc}};
+                         },
+                         elems, std::tuple{initializer})
+                         .final_state);
+}
+
+/// `foldr<"foldr">(fn, elems, initializer)` is tf.foldr: foldl from the last element to the
+/// first.
+template <fixed_string Scope = "foldr", class Fn, node Xs, node Init>
+auto foldr(Fn&& fn, const Xs& elems, const Init& initializer) {
+  return std::get<0>(control::dynamic_loop<Scope, true>(
+                         [&](const auto& states, const auto& x) {
+                           auto acc = fn(std::get<0>(states), x);
+                           return std::pair{acc, std::tuple{acc}};
+                         },
+                         elems, std::tuple{initializer})
+                         .final_state);
 }
 
 }  // namespace typeflow
