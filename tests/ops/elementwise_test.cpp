@@ -353,3 +353,35 @@ TEST_CASE("fused static rank-3 trees: [2, 2, 3] with [3], [2, 1, 1] and [2, 3]")
         CHECK(out(a, i, j) == -((v(a, i, j) + r[j]) * m[i][j] + p[a]));
       }
 }
+
+TEST_CASE("float tanh and sigmoid: TensorFlow's CPU approximation, within 4e-7 of the exact values") {
+  // Over [-20, 20] in steps of 1e-3, through a session (the flat loop) and the functor.
+  constexpr std::size_t n = 40001;
+  auto x = tf::placeholder<"x", float, tf::shape<n>>();
+  auto t = tf::tanh(x);
+  auto s = tf::sigmoid(x);
+  tf::session sess(t, s);
+  xt::xtensor_fixed<float, xt::xshape<n>> xv;
+  for (std::size_t i = 0; i < n; ++i) xv(i) = -20.0f + 1e-3f * static_cast<float>(i);
+  const auto [tv, sv] = sess.run(tf::fetch(t, s), tf::feed(x, xv));
+  double worst_tanh = 0, worst_sigmoid = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double a = xv(i);
+    worst_tanh = std::max(worst_tanh, std::abs(double(tv(i)) - std::tanh(a)));
+    worst_sigmoid = std::max(worst_sigmoid, std::abs(double(sv(i)) - 1.0 / (1.0 + std::exp(-a))));
+    CHECK(std::abs(tv(i)) <= 1.0f);
+    CHECK((sv(i) >= 0.0f && sv(i) <= 1.0f));
+  }
+  CHECK(worst_tanh < 4e-7);
+  CHECK(worst_sigmoid < 4e-7);
+  // Odd, exact at 0 and for tiny inputs, saturating, NaN through.
+  const tf::fn::tanh tanh_fn;
+  CHECK(tanh_fn(0.0f) == 0.0f);
+  CHECK(tanh_fn(1e-5f) == 1e-5f);
+  CHECK(tanh_fn(-0.75f) == -tanh_fn(0.75f));
+  CHECK(std::abs(tanh_fn(1e30f) - 1.0f) < 1e-7f);
+  CHECK(std::isnan(tanh_fn(std::numeric_limits<float>::quiet_NaN())));
+  CHECK(std::isnan(tf::fn::sigmoid{}(std::numeric_limits<float>::quiet_NaN())));
+  // double keeps the exact libm functions (the finite-difference tests run in double).
+  CHECK(tanh_fn(0.5) == std::tanh(0.5));
+}
