@@ -60,7 +60,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
 # --- the machine ------------------------------------------------------------------------------
 {
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "nproc=$(nproc)"
+  echo "nproc=$(OMP_NUM_THREADS= nproc)"  # nproc obeys OMP_NUM_THREADS, exported above
   echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
   echo "gxx=$(g++ --version | head -1)"
   echo "openblas=$(dpkg-query -W -f='${Version}' libopenblas0-pthread 2>/dev/null || echo '?')"
