@@ -49,7 +49,7 @@ fi
 # --- build: Release at -O2 (CMake's Release default is -O3), one job by default ----------------
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DTYPEFLOW_BUILD_TESTS=OFF -DTYPEFLOW_BUILD_EXAMPLES=OFF >&2
-# static_rnn_compile.cpp is compiled by part 3 (and by the benchmarks' build), not here: its compile is long.
+# static_rnn_compile.cpp is compiled only by part 3 (its target is out of `all`): its compile is long.
 targets=(bench_rnn_bigru_typeflow bench_rnn_gru128_typeflow bench_rnn_sgemm)
 cmake --build "$build" -j"$jobs" --target "${targets[@]}" >&2
 bin=$build/benchmarks/rnn
