@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   auto y = tf::placeholder<"y", float, tf::shape<batch, classes>>();
   auto [outputs, final_state] = tf::rnn::dynamic_rnn(tf::rnn::gru_cell<units>{}, x);
   (void)outputs;
-  auto logits = tf::layers::dense<classes>(std::get<0>(final_state));
+  auto logits = tf::layers::dense<classes>(final_state);  // a GRU's state is one node, h
   auto loss = tf::reduce_mean(tf::softmax_cross_entropy_with_logits(y, logits));
   auto train_op = tf::train::adam(1e-3).minimize(loss);
   tf::session sess(train_op, loss);

@@ -106,7 +106,7 @@ bound = fwd_ms + bwd_ms
 bound_recompute = 2 * fwd_ms + bwd_ms
 
 print(f"**2. GRU(128), one training step** (`dynamic_rnn(gru_cell<128>)` over x [64, {TIME_STEPS}, 64], "
-      "`std::get<0>(final_state)` into `dense<10>`, softmax cross-entropy, `adam(1e-3)`; PyTorch "
+      "the final state into `dense<10>`, softmax cross-entropy, `adam(1e-3)`; PyTorch "
       "`nn.GRU(64, 128, batch_first=True)`, `h_n[-1]` into `nn.Linear(128, 10)`, `Adam(lr=1e-3)`; "
       "milliseconds per step)")
 print()
