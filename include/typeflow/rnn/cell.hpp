@@ -92,12 +92,66 @@ struct is_std_tuple : std::false_type {};
 template <class... T>
 struct is_std_tuple<std::tuple<T...>> : std::true_type {};
 
+// Tuples and pairs of nodes are built empty, then assigned: g++ 12 resolving std::tuple's
+// and std::pair's constructor templates (and tuple_cat's) with node arguments takes time
+// exponential in the depth of a graph whose nodes share inputs (docs/ARCHITECTURE.md,
+// "Compile time in large graphs"), which a recurrent cell's steps are: static_rnn of 8 GRU
+// steps did not compile in 10 minutes before.
+
+/// std::tuple<T...>{v...}, built empty and assigned.
+template <class... T>
+constexpr std::tuple<T...> tuple_of(const T&... v) {
+  std::tuple<T...> t;
+  [&]<std::size_t... I>(std::index_sequence<I...>) { ((std::get<I>(t) = v), ...); }(std::index_sequence_for<T...>{});
+  return t;
+}
+/// std::tuple_cat(a, b), built empty and assigned.
+template <class... A, class... B>
+constexpr std::tuple<A..., B...> concat_tuples(const std::tuple<A...>& a, const std::tuple<B...>& b) {
+  std::tuple<A..., B...> t;
+  [&]<std::size_t... I>(std::index_sequence<I...>) { ((std::get<I>(t) = std::get<I>(a)), ...); }(std::index_sequence_for<A...>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<sizeof...(A) + I>(t) = std::get<I>(b)), ...);
+  }(std::index_sequence_for<B...>{});
+  return t;
+}
+/// std::tuple_cat(t...), built empty and assigned.
+inline constexpr std::tuple<> concat_all() { return {}; }
+template <class T0, class... T>
+constexpr auto concat_all(const T0& t0, const T&... t) {
+  return concat_tuples(t0, concat_all(t...));
+}
+/// std::pair{first, second}, built empty and assigned (second a tuple: element by element).
+template <class F, class... S>
+constexpr std::pair<F, std::tuple<S...>> pair_of(const F& first, const std::tuple<S...>& second) {
+  std::pair<F, std::tuple<S...>> p;
+  p.first = first;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(p.second) = std::get<I>(second)), ...);
+  }(std::index_sequence_for<S...>{});
+  return p;
+}
+template <class F, class S>
+constexpr std::pair<F, S> pair_of(const F& first, const S& second) {
+  std::pair<F, S> p;
+  p.first = first;
+  p.second = second;
+  return p;
+}
+
 /// Elements [Begin, Begin + N) of a tuple.
 template <std::size_t Begin, std::size_t N, class Tuple>
 constexpr auto tuple_slice(const Tuple& t) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<std::tuple_element_t<Begin + I, Tuple>...>{std::get<Begin + I>(t)...};
+    return tuple_of(std::get<Begin + I>(t)...);
   }(std::make_index_sequence<N>{});
+}
+
+/// Piece K of N equal pieces of x along axis 1 (tf.split(x, N, 1)[K]), a slice of its own:
+/// typeflow::split builds its std::tuple with the constructor (see above).
+template <std::size_t K, std::ptrdiff_t Width, node X>
+constexpr auto column_block(const X& x) {
+  return slice<ints<0, std::ptrdiff_t(K) * Width>, ints<-1, Width>>(x);
 }
 
 /// Where a check of a step fails: 0 none, 1 the input, 2 the state count, 3 a state's
@@ -150,7 +204,7 @@ constexpr bool check_step() {
 /// What a step returns after a failed check, so that only the check's error shows.
 template <class X, class... S>
 auto inert_step(const X& x, const std::tuple<S...>& state) {
-  return std::pair{x, state};
+  return pair_of(x, state);
 }
 
 /// Zeros of shape [batch of x, W] and x's element type: ZerosLike of x's first column
@@ -162,7 +216,7 @@ constexpr auto zeros_for_batch(const X& x) {
 
 template <class Cell, class X, std::size_t... I>
 constexpr auto zero_flat_state(const X& x, std::index_sequence<I...>) {
-  return std::tuple{zeros_for_batch<Cell::state_sizes[I]>(x)...};
+  return tuple_of(zeros_for_batch<Cell::state_sizes[I]>(x)...);
 }
 
 template <std::ptrdiff_t D, std::ptrdiff_t Rows, std::ptrdiff_t Cols>
@@ -204,8 +258,8 @@ struct single_state_cell {
   /// `cell.call<"scope">(x, h)`: (output, new h).
   template <fixed_string Scope = "rnn", node X, node S>
   auto call(const X& x, const S& state) const {
-    auto [out, flat] = static_cast<const Cell&>(*this).template step<Scope>(x, std::tuple<S>{state});
-    return std::pair{out, std::get<0>(flat)};
+    auto [out, flat] = static_cast<const Cell&>(*this).template step<Scope>(x, tuple_of(state));
+    return pair_of(out, std::get<0>(flat));
   }
   template <node X, node S>
   auto operator()(const X& x, const S& state) const {
@@ -235,11 +289,14 @@ struct lstm_base {
       auto bias = variable<join_names<scope, "bias">(), T, shape<4 * h>, init::zeros()>();
       auto xh = ops::detail::in_layer_scope<scope>(concat<1>(x, h_prev));
       auto lstm_matrix = ops::detail::dense_layer<scope>(xh, kernel, bias, activation::linear);
-      auto [i, j, f, o] = split<4, 1>(lstm_matrix);
+      auto i = column_block<0, h>(lstm_matrix);
+      auto j = column_block<1, h>(lstm_matrix);
+      auto f = column_block<2, h>(lstm_matrix);
+      auto o = column_block<3, h>(lstm_matrix);
       Activation act{};
       auto new_c = c_prev * sigmoid(f + constant<ForgetBias, T>()) + sigmoid(i) * act(j);
       auto new_h = act(new_c) * sigmoid(o);
-      return std::pair{new_h, std::tuple{new_c, new_h}};
+      return pair_of(new_h, tuple_of(new_c, new_h));
     }
   }
 
@@ -254,8 +311,8 @@ struct lstm_base {
   /// `cell.call<"scope">(x, lstm_state_tuple{c, h})`: (output h, new lstm_state_tuple).
   template <fixed_string Scope = "rnn", node X, class C, class Hs>
   auto call(const X& x, const lstm_state_tuple<C, Hs>& state) const {
-    auto [out, flat] = step<Scope>(x, std::tuple<C, Hs>{state.c, state.h});
-    return std::pair{out, unflatten(flat)};
+    auto [out, flat] = step<Scope>(x, tuple_of(state.c, state.h));
+    return pair_of(out, unflatten(flat));
   }
   template <node X, class C, class Hs>
   auto operator()(const X& x, const lstm_state_tuple<C, Hs>& state) const {
@@ -288,12 +345,14 @@ constexpr auto state_offsets() {
 template <class State>
 constexpr auto flatten_state(const State& s) {
   if constexpr (detail::is_lstm_state<State>::value) {
-    return std::tuple{s.c, s.h};
+    return detail::tuple_of(s.c, s.h);
   } else if constexpr (detail::is_std_tuple<State>::value) {
-    return std::apply([](const auto&... e) { return std::tuple_cat(flatten_state(e)...); }, s);
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return detail::concat_all(flatten_state(std::get<I>(s))...);
+    }(std::make_index_sequence<std::tuple_size_v<State>>{});
   } else {
     static_assert(node<State>, "typeflow::rnn::flatten_state(state): a node, an lstm_state_tuple, or a std::tuple of them");
-    return std::tuple<State>{s};
+    return detail::tuple_of(s);
   }
 }
 
@@ -329,7 +388,7 @@ struct basic_rnn_cell : detail::single_state_cell<basic_rnn_cell<NumUnits, Activ
       auto bias = variable<join_names<scope, "bias">(), T, shape<h>, init::zeros()>();
       auto xh = ops::detail::in_layer_scope<scope>(concat<1>(x, std::get<0>(state)));
       auto out = ops::detail::dense_layer<scope>(xh, kernel, bias, Activation{});
-      return std::pair{out, std::tuple{out}};
+      return detail::pair_of(out, detail::tuple_of(out));
     }
   }
 };
@@ -362,12 +421,13 @@ struct gru_cell : detail::single_state_cell<gru_cell<NumUnits, Activation>, NumU
       auto cand_bias = variable<join_names<candidate, "bias">(), T, shape<h>, init::zeros()>();
       auto xh = ops::detail::in_layer_scope<gates>(concat<1>(x, h_prev));
       auto value = ops::detail::dense_layer<gates>(xh, gate_kernel, gate_bias, activation::sigmoid);
-      auto [r, u] = split<2, 1>(value);
+      auto r = detail::column_block<0, h>(value);
+      auto u = detail::column_block<1, h>(value);
       auto r_state = ops::detail::in_layer_scope<scope>(r * h_prev);
       auto xrh = ops::detail::in_layer_scope<candidate>(concat<1>(x, r_state));
       auto c = ops::detail::dense_layer<candidate>(xrh, cand_kernel, cand_bias, Activation{});
       auto new_h = u * h_prev + (constant<1, T>() - u) * c;
-      return std::pair{new_h, std::tuple{new_h}};
+      return detail::pair_of(new_h, detail::tuple_of(new_h));
     }
   }
 };
@@ -419,7 +479,7 @@ struct multi_rnn_cell {
   template <class... S>
   static constexpr auto unflatten(const std::tuple<S...>& flat) {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::tuple{Cells::unflatten(detail::tuple_slice<offsets[I], Cells::state_sizes.size()>(flat))...};
+      return detail::tuple_of(Cells::unflatten(detail::tuple_slice<offsets[I], Cells::state_sizes.size()>(flat))...);
     }(std::index_sequence_for<Cells...>{});
   }
   template <node X>
@@ -430,7 +490,7 @@ struct multi_rnn_cell {
   template <fixed_string Scope = "rnn", node X, class... S>
   auto call(const X& x, const std::tuple<S...>& state) const {
     auto [out, flat] = step<Scope>(x, flatten_state(state));
-    return std::pair{out, unflatten(flat)};
+    return detail::pair_of(out, unflatten(flat));
   }
   template <node X, class... S>
   auto operator()(const X& x, const std::tuple<S...>& state) const {
@@ -441,13 +501,13 @@ struct multi_rnn_cell {
   template <std::size_t I, fixed_string Scope, class X, class State>
   auto step_from(const X& x, const State& state) const {
     if constexpr (I == sizeof...(Cells)) {
-      return std::pair{x, std::tuple<>{}};
+      return detail::pair_of(x, std::tuple<>{});
     } else {
       using C = std::tuple_element_t<I, std::tuple<Cells...>>;
       constexpr auto cell_scope = join_names<Scope, detail::cell_index_name<I>()>();
       auto [out, flat] = C{}.template step<cell_scope>(x, detail::tuple_slice<offsets[I], C::state_sizes.size()>(state));
       auto [last, rest] = step_from<I + 1, Scope>(out, state);
-      return std::pair{last, std::tuple_cat(flat, rest)};
+      return detail::pair_of(last, detail::concat_tuples(flat, rest));
     }
   }
 };

@@ -48,14 +48,14 @@ template <std::size_t T, class L, class O, class Z, class... S, class... N>
 auto mask_step(const L& lengths, const O& out, const Z& zero_out, const std::tuple<S...>& old_state,
                const std::tuple<N...>& new_state) {
   if constexpr (std::is_same_v<L, no_lengths>) {
-    return std::pair{out, new_state};
+    return pair_of(out, new_state);
   } else {
     auto copy_cond = greater_equal(constant<static_cast<int>(T)>(), lengths);
     auto masked_out = where(copy_cond, zero_out, out);
     auto masked_state = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::tuple{where(copy_cond, std::get<I>(old_state), std::get<I>(new_state))...};
+      return tuple_of(where(copy_cond, std::get<I>(old_state), std::get<I>(new_state))...);
     }(std::index_sequence_for<S...>{});
-    return std::pair{masked_out, masked_state};
+    return pair_of(masked_out, masked_state);
   }
 }
 
@@ -63,11 +63,11 @@ template <fixed_string Scope, std::size_t T, class Cell, class Inputs, class L, 
 auto unroll(const Cell& cell, const Inputs& inputs, const L& lengths, const Z& zero_out, const State& state,
             const std::tuple<O...>& outputs) {
   if constexpr (T == std::tuple_size_v<Inputs>) {
-    return std::pair{outputs, state};
+    return pair_of(outputs, state);
   } else {
     auto [out, new_state] = cell.template step<Scope>(std::get<T>(inputs), state);
     auto [o, s] = mask_step<T>(lengths, out, zero_out, state, new_state);
-    return unroll<Scope, T + 1>(cell, inputs, lengths, zero_out, s, std::tuple_cat(outputs, std::tuple{o}));
+    return unroll<Scope, T + 1>(cell, inputs, lengths, zero_out, s, concat_tuples(outputs, tuple_of(o)));
   }
 }
 
@@ -77,7 +77,7 @@ auto static_rnn(const Cell& cell, const std::tuple<X...>& inputs, const State& i
     static_assert(static_rnn_needs_a_nonempty_tuple_of_step_inputs<sizeof...(X)>::value,
                   "typeflow::rnn::static_rnn(cell, inputs): inputs must be a std::tuple of at least one [batch, depth] "
                   "node (typeflow::unstack<1>(x) of a [batch, time, depth] x)");
-    return std::pair{inputs, initial_state};
+    return pair_of(inputs, initial_state);
   } else {
     const auto& x0 = std::get<0>(inputs);
     auto flat = [&] {
@@ -95,7 +95,7 @@ auto static_rnn(const Cell& cell, const std::tuple<X...>& inputs, const State& i
       }
     }();
     auto [outputs, final_flat] = unroll<Scope, 0>(cell, inputs, lengths, zero_out, flat, std::tuple<>{});
-    return std::pair{outputs, Cell::unflatten(final_flat)};
+    return pair_of(outputs, Cell::unflatten(final_flat));
   }
 }
 
