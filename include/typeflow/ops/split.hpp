@@ -69,13 +69,20 @@ constexpr resolved_split_sizes<M> resolve_split_sizes(std::array<std::ptrdiff_t,
 }  // namespace ops::detail
 
 namespace ops::detail {
+// The tuples of pieces are built empty, then assigned: g++ 12 resolving std::tuple's
+// constructor templates with arguments of deep node types takes time exponential in the
+// graph's depth (docs/ARCHITECTURE.md, "Compile time in large graphs").
 template <class Kind, std::size_t Axis, auto Starts, class A, std::size_t... I>
 constexpr auto split_pieces(const A& a, std::index_sequence<I...>) {
-  return std::tuple{make_node<slice_node<Kind, A, axis_range<shape_of<A>::rank>(Axis, Starts[I], Starts[I + 1], false)>>(a)...};
+  std::tuple<slice_node<Kind, A, axis_range<shape_of<A>::rank>(Axis, Starts[I], Starts[I + 1], false)>...> pieces{};
+  ((std::get<I>(pieces) = make_node<std::tuple_element_t<I, decltype(pieces)>>(a)), ...);
+  return pieces;
 }
 template <std::size_t Axis, class A, std::size_t... I>
 constexpr auto unstack_pieces(const A& a, std::index_sequence<I...>) {
-  return std::tuple{make_node<slice_node<unstack_kind, A, axis_range<shape_of<A>::rank>(Axis, I, I + 1, true)>>(a)...};
+  std::tuple<slice_node<unstack_kind, A, axis_range<shape_of<A>::rank>(Axis, I, I + 1, true)>...> pieces{};
+  ((std::get<I>(pieces) = make_node<std::tuple_element_t<I, decltype(pieces)>>(a)), ...);
+  return pieces;
 }
 // The starts of the pieces of the given sizes, and the end.
 template <std::size_t M>

@@ -16,6 +16,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 
@@ -261,7 +262,12 @@ struct optimizer {
   constexpr auto compute_gradients(const Loss& loss, const var_list_t<V...>& vars) const {
     return std::apply(
         [&](const V&... v) {
-          return std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>{{gradient(loss, v), v}...};
+          // Built empty, then assigned (see pairs_for).
+          std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...> pairs{};
+          [&]<std::size_t... I>(std::index_sequence<I...>) {
+            ((std::get<I>(pairs).gradient_node = gradient(loss, v), std::get<I>(pairs).variable_node = v), ...);
+          }(std::index_sequence_for<V...>{});
+          return pairs;
         },
         vars.variables);
   }
@@ -277,7 +283,9 @@ struct optimizer {
   }
   template <class... G, class... V>
   constexpr auto apply_gradients(const grad_and_var_t<G, V>&... pairs) const {
-    return apply_gradients(std::tuple<grad_and_var_t<G, V>...>{pairs...});
+    std::tuple<grad_and_var_t<G, V>...> all{};  // built empty, then assigned (see pairs_for)
+    all = std::forward_as_tuple(pairs...);
+    return apply_gradients(all);
   }
 
   /// compute_gradients + apply_gradients (tf.train.Optimizer.minimize).
@@ -306,9 +314,18 @@ struct optimizer {
   };
   template <class Loss, class... V>
   static constexpr auto pairs_for(const Loss& loss, mp::mp_list<V...>) {
-    // A variable's object, with the definition it carries, is found in the loss's.
-    return std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...>{
-        {gradient(loss, make_node<V>(loss)), make_node<V>(loss)}...};
+    // A variable's object, with the definition it carries, is found in the loss's. The
+    // tuple is built empty, then assigned: g++ 12 resolving std::tuple's constructor
+    // templates with arguments of gradient node types takes time exponential in the graph's
+    // depth (docs/ARCHITECTURE.md, "Compile time in large graphs"; an unrolled 8-step GRU
+    // did not compile in 10 minutes).
+    std::tuple<grad_and_var_t<autodiff::gradient_t<Loss, V>, V>...> pairs{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((std::get<I>(pairs).gradient_node = gradient(loss, make_node<V>(loss)),
+        std::get<I>(pairs).variable_node = make_node<V>(loss)),
+       ...);
+    }(std::index_sequence_for<V...>{});
+    return pairs;
   }
   template <class GlobalStep, class... P, class... Extra>
   constexpr auto apply_node(const std::tuple<P...>& pairs, const Extra&... extra) const {
