@@ -9,12 +9,7 @@
 
 #include <typeflow/typeflow.hpp>
 
-// The example fails (exit code 1) when the library disagrees with the docs.
-#define EXPECT(...)                                                                    \
-  ((__VA_ARGS__) ? void()                                                              \
-                 : (std::fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, \
-                                 #__VA_ARGS__),                                        \
-                    std::exit(1)))
+#include "expect.hpp"
 
 namespace tf = typeflow;
 
