@@ -14,9 +14,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -73,6 +75,20 @@ inline dataset make_dataset(bool varying, unsigned seed = 5) {
         d.features(i, t, f) = noise(rng) * 0.5f + (f % num_classes == c ? 0.8f : 0.0f);
   }
   return d;
+}
+
+/// Both programs' arguments: DIR [--varying-lengths]. Empty when they are wrong (the usage
+/// is printed).
+struct arguments {
+  std::filesystem::path dir;
+  bool varying = false;
+};
+inline std::optional<arguments> parse_arguments(int argc, char** argv) {
+  if (argc < 2 || argc > 3 || (argc == 3 && std::strcmp(argv[2], "--varying-lengths") != 0)) {
+    std::fprintf(stderr, "usage: %s DIR [--varying-lengths]\n", argv[0]);
+    return std::nullopt;
+  }
+  return arguments{argv[1], argc == 3};
 }
 
 /// The bytes of a container, as they are in memory.

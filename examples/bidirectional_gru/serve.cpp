@@ -20,12 +20,10 @@ namespace tf = typeflow;
 namespace sm = typeflow::saved_model;
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3 || (argc == 3 && std::strcmp(argv[2], "--varying-lengths") != 0)) {
-    std::fprintf(stderr, "usage: %s DIR [--varying-lengths]\n", argv[0]);
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  const bigru::dataset data = bigru::make_dataset(argc == 3);
+  const auto args = bigru::parse_arguments(argc, argv);
+  if (!args) return 2;
+  const std::filesystem::path dir = args->dir;
+  const bigru::dataset data = bigru::make_dataset(args->varying);
   const xt::xtensor<float, 3> probe = xt::view(data.features, xt::range(0, 8), xt::all(), xt::all());
   const xt::xtensor<std::int32_t, 1> probe_len = xt::view(data.lengths, xt::range(0, 8));
   try {

@@ -6,7 +6,6 @@
 //
 //   bigru_train DIR [--varying-lengths]
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include <xtensor/xview.hpp>
@@ -20,12 +19,10 @@ namespace tf = typeflow;
 namespace sm = typeflow::saved_model;
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3 || (argc == 3 && std::strcmp(argv[2], "--varying-lengths") != 0)) {
-    std::fprintf(stderr, "usage: %s DIR [--varying-lengths]\n", argv[0]);
-    return 2;
-  }
-  const std::filesystem::path dir = argv[1];
-  const bool varying = argc == 3;
+  const auto args = bigru::parse_arguments(argc, argv);
+  if (!args) return 2;
+  const std::filesystem::path dir = args->dir;
+  const bool varying = args->varying;
   std::filesystem::create_directories(dir);
   std::filesystem::remove_all(dir / "export");
   std::filesystem::remove(dir / "expected_logits.bin");
