@@ -42,7 +42,8 @@ namespace ops::detail {
   const std::uint32_t r = std::bit_cast<std::uint32_t>(x * p / q);
   const std::uint32_t small = 0u - std::uint32_t(magnitude < tiny);  // below 4e-4, the input itself
   return std::bit_cast<float>((bits & small) | (r & ~small));
-}}  // namespace ops::detail
+}
+}  // namespace ops::detail
 
 namespace fn {
 struct tanh : op_info<"Tanh"> {
