@@ -379,7 +379,7 @@ TEST_CASE("float tanh and sigmoid: TensorFlow's CPU approximation, within 4e-7 o
   CHECK(tanh_fn(0.0f) == 0.0f);
   CHECK(tanh_fn(1e-5f) == 1e-5f);
   CHECK(tanh_fn(-0.75f) == -tanh_fn(0.75f));
-  CHECK(std::abs(tanh_fn(1e30f) - 1.0f) < 1e-7f);
+  CHECK(std::abs(tanh_fn(1e30f) - 1.0f) < 4e-7f);  // saturated, within the bound above
   CHECK(std::isnan(tanh_fn(std::numeric_limits<float>::quiet_NaN())));
   CHECK(std::isnan(tf::fn::sigmoid{}(std::numeric_limits<float>::quiet_NaN())));
   // double keeps the exact libm functions (the finite-difference tests run in double).
