@@ -1,0 +1,246 @@
+// typeflow/control/detail/loop.hpp — the loop node, its forward run and its output nodes.
+//
+// A run that reaches the loop runs the body once per step of the sequence's first (time)
+// dimension, through the session that runs the loop, each step a run of the body's own plan
+// (compiled once, its buffers kept). The loop node's value is a record (the stacked outputs,
+// the final states, the states of every step), read by its output nodes: `loop_outputs` (the
+// outputs, [time, ...]) and `loop_state<J>` (final state J). Each output node takes the loop's
+// inputs as its own, so that gradients flow from it to them directly: the gradient of the
+// outputs and that of a final state are each one reverse loop (loop_gradient.hpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/mp11/algorithm.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include "typeflow/control/detail/loop_body.hpp"
+#include "typeflow/control/detail/values.hpp"
+
+namespace typeflow::control::detail {
+
+/// What a loop's run leaves for its output nodes and its gradient.
+template <class T, std::size_t XRank, std::size_t ORank, class X, class... S>
+struct loop_record {
+  X x_t{};                                    // one step of the sequence, fed
+  std::size_t steps = 0;
+  std::array<std::size_t, XRank> x_dims{};    // the sequence's
+  std::array<std::size_t, ORank> out_dims{};  // one step's output
+  std::size_t out_size = 0;                   // elements of one step's output
+  buffer<T> ys;                               // the outputs, [steps, out_dims...]
+  std::tuple<S...> state;                     // the carried states; after the run, the final ones
+  std::tuple<S...> next;                      // the new states of a step, before they are carried
+  std::array<buffer<T>, sizeof...(S)> saved;  // state k before each step: [steps, size_k]
+  buffer<std::int64_t> lengths;               // sequence_length, when given
+  bool masked = false;
+  xt::xtensor_container<std::vector<T>, XRank, xt::layout_type::row_major> xs_scratch;           // the sequence, when a run hands a lazy expression
+};
+
+/// Marks a loop without sequence_length.
+struct no_lengths {};
+
+/// A node that is a loop; its inputs are the initial states, the sequence, the lengths (if
+/// any) and the variables the body reads.
+template <class Body, class Xs, class Len, class Inits, class Caps = typename Body::captures>
+struct loop_node;
+
+/// The layout of a loop's inputs: K initial states, the sequence, the lengths if any, the
+/// captured variables.
+template <std::size_t K, bool HasLen>
+struct loop_layout {
+  static constexpr std::size_t states = K;
+  static constexpr std::size_t sequence = K;
+  static constexpr std::size_t first_capture = K + 1 + (HasLen ? 1 : 0);
+  static constexpr bool is_lengths(std::size_t i) { return HasLen && i == K + 1; }
+};
+
+struct pure_effect {
+  static constexpr bool changes_state = false;
+};
+
+template <class Body, class Xs, class Len, class... Init, class... Cap>
+struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>
+    : node_base, kind_tag<node_kind::effect>, op_info<"While", false>, pure_effect {
+  static constexpr bool has_lengths_v = !std::is_same_v<Len, no_lengths>;
+  using T = typename Body::value_type;
+  using value_type = none_t;  // its value is a record, read by its output nodes; not fetched
+  using shape_type = scalar;
+  using body_type = Body;
+  using sequence = Xs;
+  using lengths = Len;
+  using layout = loop_layout<sizeof...(Init), !std::is_same_v<Len, no_lengths>>;
+  using inputs = mp::mp_if_c<std::is_same_v<Len, no_lengths>, mp::mp_list<Init..., Xs, Cap...>,
+                             mp::mp_list<Init..., Xs, Len, Cap...>>;
+  using carried = carried_union_t<Init..., Xs, Cap..., typename Body::output, mp::mp_rename<typename Body::new_states, carried_union_t>>;
+  [[no_unique_address]] definitions_t<carried> defs;
+  using output_type = loop_record<T, shape_of<Xs>::rank, shape_of<typename Body::output>::rank,
+                                  buffer_of<typename Body::input>, buffer_of<Init>...>;
+
+  template <class Ctx>
+  static void run(Ctx& ctx);
+};
+
+// --- the forward loop -------------------------------------------------------------------
+
+template <std::size_t... K, class Rec, class Fn>
+void for_each_state(std::index_sequence<K...>, Rec& rec, Fn&& fn) {
+  (fn(std::integral_constant<std::size_t, K>{}, std::get<K>(rec.state), std::get<K>(rec.next)), ...);
+}
+
+/// Whether example b is past its length at step t.
+inline bool past_length(const buffer<std::int64_t>& lengths, bool masked, std::size_t b, std::size_t t) {
+  return masked && static_cast<std::int64_t>(t) >= lengths.get()[b];
+}
+
+template <class Body, class Xs, class Len, class... Init, class... Cap>
+template <class Ctx>
+void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ctx& ctx) {
+  constexpr std::size_t K = sizeof...(Init);
+  constexpr std::size_t XR = shape_of<Xs>::rank;
+  using O = typename Body::output;
+  auto& rec = ctx.template buffer<loop_node>();
+  decltype(auto) xs_value = ctx.template value<Xs>();
+  const T* xs = contiguous(xs_value, rec.xs_scratch);
+  rec.x_dims = dims_of_value<XR>(xs_value);
+  const std::size_t steps = rec.x_dims[0];
+  std::size_t x_size = 1;
+  for (std::size_t i = 1; i < XR; ++i) x_size *= rec.x_dims[i];
+
+  // The initial states.
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (assign_value(std::get<I>(rec.state), ctx.template value<mp::mp_at_c<mp::mp_list<Init...>, I>>()), ...);
+  }(std::index_sequence_for<Init...>{});
+  const auto state0_dims = dims_of_value<shape_of<mp::mp_front<mp::mp_list<Init...>>>::rank>(std::get<0>(rec.state));
+  const std::size_t batch = state0_dims.size() > 0 ? state0_dims[0] : 1;
+
+  // One step's output: its static dims, the batch of the states for a dynamic first one.
+  for (std::size_t i = 0; i < shape_of<O>::rank; ++i)
+    rec.out_dims[i] = shape_of<O>::dims[i] == dyn ? batch : std::size_t(shape_of<O>::dims[i]);
+  rec.out_size = 1;
+  for (std::size_t d : rec.out_dims) rec.out_size *= d;
+
+  rec.masked = !std::is_same_v<Len, no_lengths>;
+  if constexpr (!std::is_same_v<Len, no_lengths>) {
+    read_lengths(rec.lengths, ctx.template value<Len>(), batch, Body::scope.view());
+  }
+  rec.steps = steps;
+  rec.ys.resize(steps * rec.out_size);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (rec.saved[I].resize(steps * element_count(std::get<I>(rec.state))), ...);
+  }(std::make_index_sequence<K>{});
+
+  using x_storage = buffer_of<typename Body::input>;
+  x_storage& x_t = rec.x_t;
+  if constexpr (!std::is_arithmetic_v<x_storage>) {
+    std::array<std::size_t, XR - 1> step_dims{};
+    for (std::size_t i = 1; i < XR; ++i) step_dims[i - 1] = rec.x_dims[i];
+    resize_to(x_t, step_dims);
+  }
+  for (std::size_t i = 0; i < steps; ++i) {
+    const std::size_t t = Body::element(i, steps);
+    copy_elements<T>(mutable_data(x_t), xs + t * x_size, x_size);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (copy_elements<T>(rec.saved[I].get() + t * element_count(std::get<I>(rec.state)),
+                        mutable_data(std::get<I>(rec.state)), element_count(std::get<I>(rec.state))),
+       ...);
+    }(std::make_index_sequence<K>{});
+    T* y = rec.ys.get() + t * rec.out_size;
+    [&]<class... SP, std::size_t... I>(mp::mp_list<SP...>, std::index_sequence<I...>) {
+      ctx.template run_subgraph<typename Body::fetches>(
+          [&](const auto& o, const auto&... ns) {
+            if (element_count(o) != rec.out_size)
+              throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
+                                           std::to_string(element_count(o)) + " elements, expected " +
+                                           std::to_string(rec.out_size));
+            copy_elements<T>(y, ops::detail::data_ptr(o), rec.out_size);
+            const auto news = std::forward_as_tuple(ns...);
+            (assign_value(std::get<I>(rec.next), std::get<I>(news)), ...);
+          },
+          step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
+          step_feed<typename Body::input, x_storage>{x_t}, captured_feed<Cap>(ctx)...);
+    }(typename Body::states{}, std::make_index_sequence<K>{});
+    // Past an example's length its output is zero and its states are carried unchanged
+    // (TensorFlow's dynamic_rnn with sequence_length).
+    if (rec.masked) {
+      const std::size_t orow = rec.out_size / (batch == 0 ? 1 : batch);
+      for (std::size_t b = 0; b < batch; ++b)
+        if (past_length(rec.lengths, true, b, t)) std::fill_n(y + b * orow, orow, T(0));
+    }
+    for_each_state(std::make_index_sequence<K>{}, rec, [&](auto, auto& s, auto& n) {
+      const std::size_t size = element_count(s);
+      const std::size_t row = size / (batch == 0 ? 1 : batch);
+      T* sp = mutable_data(s);
+      const T* np = mutable_data(n);
+      for (std::size_t b = 0; b < batch; ++b)
+        if (!past_length(rec.lengths, rec.masked, b, t)) copy_elements<T>(sp + b * row, np + b * row, row);
+    });
+  }
+}
+
+// --- the output nodes -------------------------------------------------------------------
+
+/// The gradient of the loop's input I (an index into L's inputs) from cotangent G of its
+/// outputs (Which = -1) or final state Which.
+template <class L, std::ptrdiff_t Which, class G>
+struct loop_grad;
+template <class LG, std::size_t I>
+struct loop_grad_part;
+
+template <class L, std::ptrdiff_t Which, class G, std::size_t K>
+struct loop_input_gradient {
+  using type = mp::mp_if_c<K == 0 || L::layout::is_lengths(K - 1) || is_no_gradient<G>, no_gradient,
+                           loop_grad_part<loop_grad<L, Which, G>, K - 1>>;
+};
+
+template <class L>
+using sequence_time = std::integral_constant<std::ptrdiff_t, shape_of<typename L::sequence>::dims[0]>;
+template <class L, class S = shape_of<typename L::body_type::output>>
+struct stacked_shape;
+template <class L, std::ptrdiff_t... D>
+struct stacked_shape<L, shape<D...>> {
+  using type = shape<sequence_time<L>::value, D...>;
+};
+
+/// The outputs of loop L, stacked along a first (time) dimension.
+template <class L, class In = inputs_of<L>>
+struct loop_outputs;
+template <class L, class... In>
+struct loop_outputs<L, mp::mp_list<In...>>
+    : node_facade<typename L::T, typename stacked_shape<L>::type, node_kind::compute, L, In...>,
+      op_info<"TensorArrayGatherV3"> {
+  template <std::size_t K, class G>
+  using gradient = typename loop_input_gradient<L, -1, G, K>::type;
+
+  template <class Out, class Rec, class... Ignored>
+  static void compute(Out& out, const Rec& rec, const Ignored&...) {
+    std::array<std::size_t, shape_of<typename L::body_type::output>::rank + 1> dims{};
+    dims[0] = rec.steps;
+    for (std::size_t i = 0; i + 1 < dims.size(); ++i) dims[i + 1] = rec.out_dims[i];
+    resize_to(out, dims);
+    copy_elements(mutable_data(out), rec.ys.get(), rec.steps * rec.out_size);
+  }
+};
+
+/// Final state J of loop L.
+template <class L, std::size_t J, class In = inputs_of<L>>
+struct loop_state;
+template <class L, std::size_t J, class... In>
+struct loop_state<L, J, mp::mp_list<In...>>
+    : node_facade<typename L::T, shape_of<mp::mp_at_c<inputs_of<L>, J>>, node_kind::compute, L, In...>,
+      op_info<"Exit"> {
+  template <std::size_t K, class G>
+  using gradient = typename loop_input_gradient<L, std::ptrdiff_t(J), G, K>::type;
+
+  template <class Out, class Rec, class... Ignored>
+  static void compute(Out& out, const Rec& rec, const Ignored&...) {
+    assign_value(out, std::get<J>(rec.state));
+  }
+};
+
+}  // namespace typeflow::control::detail
