@@ -28,6 +28,11 @@
 #
 # All unit-test executables are collected by the target typeflow_unit_tests, so a build
 # can make just them (scripts/test.sh does so for the sanitizer build).
+#
+# TYPEFLOW_SKIP_SANITIZED_TESTS (cache, OFF): an unsanitized build leaves out the unit tests
+# that the sanitizer build (TYPEFLOW_SANITIZE) runs. CI sets it for build/, whose unit tests
+# would otherwise be compiled twice by g++; they still run, sanitized, in build-asan/, and
+# optimized with clang in build-clang/.
 
 include_guard(GLOBAL)
 
@@ -98,8 +103,17 @@ function(typeflow_add_test name)
   endif()
   # A directory may set TYPEFLOW_SANITIZED_TESTS to the names of its tests that the
   # sanitizer build runs; the others (heavy to compile, and exercising the same kernels
-  # as the ones listed) are built and run only by the main build.
-  if(TYPEFLOW_SANITIZE AND DEFINED TYPEFLOW_SANITIZED_TESTS AND NOT name IN_LIST TYPEFLOW_SANITIZED_TESTS)
+  # as the ones listed) are built and run only by the main build. With
+  # TYPEFLOW_SKIP_SANITIZED_TESTS, the main build leaves out the ones the sanitizer build
+  # runs, so that CI compiles each unit test once with g++ (scripts/test.sh).
+  set(sanitized TRUE)
+  if(DEFINED TYPEFLOW_SANITIZED_TESTS AND NOT name IN_LIST TYPEFLOW_SANITIZED_TESTS)
+    set(sanitized FALSE)
+  endif()
+  if(TYPEFLOW_SANITIZE AND NOT sanitized)
+    return()
+  endif()
+  if(TYPEFLOW_SKIP_SANITIZED_TESTS AND sanitized AND NOT TYPEFLOW_SANITIZE AND NOT TYPEFLOW_SANITIZE_THREAD)
     return()
   endif()
   add_executable(${name} ${ARGN})
