@@ -18,7 +18,7 @@ bash scripts/install-deps.sh
 
 echo "=== build/: the full test suite but the sanitized unit tests"
 # The unit tests that build-asan/ runs are left out here (TYPEFLOW_SKIP_SANITIZED_TESTS);
-# build-clang/ runs every unit test optimized. The benchmarks are built by their own
+# build-clang/ runs them again, optimized. The benchmarks are built by their own
 # benchmarks/*/run.sh, which run them; CI does not.
 configure_main_build -DTYPEFLOW_SKIP_SANITIZED_TESTS=ON -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 cmake --build build -j "$TYPEFLOW_JOBS"
