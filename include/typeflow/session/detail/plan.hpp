@@ -50,6 +50,41 @@ struct source_kind_of
           : Materialized ? source_kind::buffer
                          : source_kind::fused> {};
 
+/// An operand of a compute kernel: an input reduced to its element type and static shape.
+template <class T, class S>
+struct kernel_operand : node_facade<T, S, node_kind::leaf> {};
+
+template <class M, class... Operands>
+using rebound_on = typename M::template rebind<Operands...>;
+
+/// The type whose `compute` a compute step of node M calls: M rebuilt (`M::rebind`) on
+/// kernel_operands of its inputs' element types and shapes, or M itself when it has no
+/// `rebind`. A compute op's kernel reads of its inputs only their element types and
+/// shapes (the values arrive as arguments), so the rebuilt node computes the same; but
+/// its name is short, while M's spells the whole graph under it. The step, its
+/// `run_step` and the kernel's `compute` are functions named by this type: named by M,
+/// they were most of the symbol text of an unrolled recurrent training program, and
+/// their names grew with the square of its step count (benchmarks/RESULTS.md, "Recurrent
+/// models"). Nodes of equal op and shapes now share one kernel.
+template <class M, class In = inputs_of<M>>
+struct compute_kernel;
+template <class M, class... In>
+struct compute_kernel<M, mp::mp_list<In...>> {
+  using type = mp::mp_eval_or<M, rebound_on, M, kernel_operand<value_type_of<In>, shape_of<In>>...>;
+};
+template <class M>
+using compute_kernel_t = typename compute_kernel<M>::type;
+
+/// The session a run context (typeflow::run_context<Session, ...>, which the plan is given
+/// while it is still incomplete) runs in: its lists of variables and of defined nodes
+/// give the positions the steps read the state at (state_view).
+template <class Ctx>
+struct session_of_context;
+template <template <class...> class C, class Session, class... R>
+struct session_of_context<C<Session, R...>> {
+  using type = std::remove_const_t<Session>;
+};
+
 /// How a run evaluates the path of Info (a session_detail::path_info) with Fed (an mp_list): each
 /// node's value (source) and step, and the buffers, grouped by type.
 ///
@@ -63,6 +98,7 @@ struct run_plan {
   using order = typename Info::order;
 
  private:
+  using session_type = typename session_of_context<Ctx>::type;
   template <class M, bool = Info::template materialized_c<M>::value>
   struct buffer_or_skip_impl {
     using type = skip_buffer;
@@ -137,13 +173,23 @@ struct run_plan {
   struct source_impl<M, source_kind::feed> {
     using type = feed_src<mp::mp_find<Fed, M>::value>;
   };
+  template <class V>
+  using variable_source = var_src<V, mp::mp_find<typename session_type::variables, V>::value>;
   template <class M>
   struct source_impl<M, source_kind::variable> {
-    using type = var_src<M>;
+    using type = variable_source<M>;
+  };
+  template <class M, std::size_t I = mp::mp_find<typename session_type::defined_nodes, M>::value>
+  struct constant_source {
+    using type = def_src<M, I>;  // a named constant the session holds
+  };
+  template <class M>
+  struct constant_source<M, mp::mp_size<typename session_type::defined_nodes>::value> {
+    using type = leaf_src<M>;  // a literal, or a named constant the fetch carries
   };
   template <class M>
   struct source_impl<M, source_kind::constant> {
-    using type = leaf_src<M>;
+    using type = typename constant_source<M>::type;
   };
   template <class M>
   struct source_impl<M, source_kind::unfed_placeholder> {
@@ -155,7 +201,7 @@ struct run_plan {
   };
   template <class M>
   struct source_impl<M, source_kind::forwarded_variable> {
-    using type = var_src<typename M::forwards_variable>;
+    using type = variable_source<typename M::forwards_variable>;
   };
   template <class M>
   struct source_impl<M, source_kind::buffer> {
@@ -208,7 +254,7 @@ struct run_plan {
   struct compute_impl;
   template <class M, class... In>
   struct compute_impl<M, mp::mp_list<In...>> {
-    using type = compute_step<M, location<M>, typename source_impl<In>::type...>;
+    using type = compute_step<compute_kernel_t<M>, location<M>, typename source_impl<In>::type...>;
   };
   template <class M>
   struct step_impl<M, step_kind::compute> {
