@@ -1,8 +1,7 @@
 // The functions a run instantiates are named by short types (docs/ARCHITECTURE.md, "Compile
 // time in large graphs"): a compute step calls its node's kernel, the node rebuilt on
 // operands that keep only element types and shapes, so nodes of one op and equal shapes
-// share one kernel; variables and the session's named constants are read by position.
-// Checked on the plan's types, and on the values the rebuilt kernels and positions give.
+// share one kernel. Checked on the plan's types, and on the values the kernels compute.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -35,49 +34,15 @@ TEST_CASE("a compute step calls a kernel named by its op and shapes, shared by e
 
   tf::session sess(sum);
   using plan = plan_of<decltype(sum), decltype(sess)>;
-  // The step names the kernel and where its operands are: variables by their position
-  // in the session's list (a, b, c in graph order), not the nodes.
-  static_assert(std::is_same_v<plan::source<decltype(a)>, sd::var_src<decltype(a), 0>>);
-  static_assert(std::is_same_v<plan::source<decltype(b)>, sd::var_src<decltype(b), 1>>);
-  static_assert(std::is_same_v<plan::source<decltype(c)>, sd::var_src<decltype(c), 2>>);
+  // The step names the kernel and where its operands are (here two variables), not the node.
   static_assert(std::is_same_v<plan::step<decltype(p)>,
-                               sd::compute_step<kernel, plan::location<decltype(p)>, sd::var_src<decltype(a), 0>,
-                                                sd::var_src<decltype(b), 1>>>);
+                               sd::compute_step<kernel, plan::location<decltype(p)>, sd::var_src<decltype(a)>,
+                                                sd::var_src<decltype(b)>>>);
+  // The second product's step calls the same kernel, with its own operands' sources.
+  static_assert(std::is_same_v<mp::mp_front<mp::mp_rename<plan::step<decltype(q)>, mp::mp_list>>, kernel>);
 
   sess.initialize_all();
   const auto v = sess.run(sum);
   const float qv = 3 * (std::exp(0.5f) * 0.5f) * 2;  // a row of exp(c) * c times a column of b
   for (float e : v) CHECK(e == doctest::Approx(6.0f + qv));
-}
-
-TEST_CASE("a run reads the session's named constants by position, literals and the fetch's own constants by type") {
-  auto x = tf::placeholder<"sn_x", float, tf::shape<3>>();
-  auto w = tf::variable<"sn_w", float, tf::shape<3>>(tf::init::constant(2.));
-  auto k1 = tf::constant<"sn_k1">(xt::xtensor_fixed<float, xt::xshape<3>>{1, 2, 3});
-  auto k2 = tf::constant<"sn_k2">(xt::xtensor_fixed<float, xt::xshape<3>>{10, 20, 30});
-  auto two = tf::constant<2.0f>();
-  auto y = (x * w + k1) * two;
-  tf::session sess(y);
-  sess.initialize_all();
-
-  using plan = plan_of<decltype(y), decltype(sess)>;
-  static_assert(std::is_same_v<plan::source<decltype(w)>, sd::var_src<decltype(w), 0>>);
-  using defined = decltype(sess)::defined_nodes;  // what the session holds definitions of
-  static_assert(std::is_same_v<plan::source<decltype(k1)>,
-                               sd::def_src<decltype(k1), mp::mp_find<defined, decltype(k1)>::value>>);
-  static_assert(mp::mp_find<defined, decltype(k1)>::value < mp::mp_size<defined>::value);
-  static_assert(std::is_same_v<plan::source<decltype(two)>, sd::leaf_src<decltype(two)>>);
-
-  const xt::xtensor_fixed<float, xt::xshape<3>> xv{1, -1, 0.5};
-  CHECK(sess.run(y, tf::feed(x, xv)) == xt::xtensor_fixed<float, xt::xshape<3>>{6, 0, 8});
-
-  // k2 is not in the session's graph: the fetch carries its values, read by type.
-  auto z = y + k2;
-  using zplan = plan_of<decltype(z), decltype(sess)>;
-  static_assert(std::is_same_v<zplan::source<decltype(k2)>, sd::leaf_src<decltype(k2)>>);
-  CHECK(sess.run(z, tf::feed(x, xv)) == xt::xtensor_fixed<float, xt::xshape<3>>{16, 20, 38});
-
-  // A restored or reassigned variable is read through the same position.
-  sess.slot<decltype(w)>().value = xt::xtensor_fixed<float, xt::xshape<3>>{1, 1, 1};
-  CHECK(sess.run(y, tf::feed(x, xv)) == xt::xtensor_fixed<float, xt::xshape<3>>{4, 2, 7});
 }

@@ -47,8 +47,8 @@ struct run_context {
   const extra_definitions* extra;
 
   /// What the steps reach (see session_detail::run_env).
-  using env_type = session_detail::run_env<buffers_type, FeedTuple, extra_definitions>;
-  env_type env() noexcept { return env_type{buffers, feeds, session.vars_->view(), this, extra}; }
+  using env_type = session_detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
+  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this, extra}; }
 
   template <class N>
   auto& buffer() noexcept {
@@ -148,7 +148,7 @@ void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Fe
   const typename sub_t::extra_definitions extra{};
   auto go = [&](buffers_t& bufs) {
     sub_t ctx{session, feed_refs, bufs, &extra};
-    typename sub_t::env_type env{bufs, feed_refs, session.vars_->view(), &ctx, &extra};
+    typename sub_t::env_type env{bufs, feed_refs, *session.vars_, &ctx, &extra};
     session_detail::run_steps(env, typename plan::steps{});
     [&]<class... N>(mp::mp_list<N...>) {
       f(session_detail::eval(typename plan::template source<N>{}, env)...);

@@ -212,19 +212,19 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
       // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
       buffers_type bufs{};
       ctx_t ctx{self, feed_refs, bufs, &extra};
-      env_type env{bufs, feed_refs, self.vars_->view(), &ctx, &extra};
+      env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
       session_detail::run_steps(env, typename plan::steps{});
       return session_detail::collect<Fetch>(env, sources{}, results{});
     } else if constexpr (std::is_const_v<Self>) {
       const session_detail::plan_pools::lease<buffers_type> lease(*self.plans_, session_detail::plan_id<ctx_t>);
       ctx_t ctx{self, feed_refs, lease.get(), &extra};
-      env_type env{lease.get(), feed_refs, self.vars_->view(), &ctx, &extra};
+      env_type env{lease.get(), feed_refs, *self.vars_, &ctx, &extra};
       session_detail::run_steps(env, typename plan::steps{});
       return session_detail::collect<Fetch>(env, sources{}, results{});
     } else {
       auto& bufs = self.plans_->template own<buffers_type>(session_detail::plan_id<ctx_t>);
       ctx_t ctx{self, feed_refs, bufs, &extra};
-      env_type env{bufs, feed_refs, self.vars_->view(), &ctx, &extra};
+      env_type env{bufs, feed_refs, *self.vars_, &ctx, &extra};
       session_detail::run_steps(env, typename plan::steps{});
       return session_detail::collect<Fetch>(env, sources{}, results{});
     }

@@ -75,16 +75,6 @@ struct compute_kernel<M, mp::mp_list<In...>> {
 template <class M>
 using compute_kernel_t = typename compute_kernel<M>::type;
 
-/// The session a run context (typeflow::run_context<Session, ...>, which the plan is given
-/// while it is still incomplete) runs in: its lists of variables and of defined nodes
-/// give the positions the steps read the state at (state_view).
-template <class Ctx>
-struct session_of_context;
-template <template <class...> class C, class Session, class... R>
-struct session_of_context<C<Session, R...>> {
-  using type = std::remove_const_t<Session>;
-};
-
 /// How a run evaluates the path of Info (a session_detail::path_info) with Fed (an mp_list): each
 /// node's value (source) and step, and the buffers, grouped by type.
 ///
@@ -98,7 +88,6 @@ struct run_plan {
   using order = typename Info::order;
 
  private:
-  using session_type = typename session_of_context<Ctx>::type;
   template <class M, bool = Info::template materialized_c<M>::value>
   struct buffer_or_skip_impl {
     using type = skip_buffer;
@@ -173,23 +162,13 @@ struct run_plan {
   struct source_impl<M, source_kind::feed> {
     using type = feed_src<mp::mp_find<Fed, M>::value>;
   };
-  template <class V>
-  using variable_source = var_src<V, mp::mp_find<typename session_type::variables, V>::value>;
   template <class M>
   struct source_impl<M, source_kind::variable> {
-    using type = variable_source<M>;
-  };
-  template <class M, std::size_t I = mp::mp_find<typename session_type::defined_nodes, M>::value>
-  struct constant_source {
-    using type = def_src<M, I>;  // a named constant the session holds
-  };
-  template <class M>
-  struct constant_source<M, mp::mp_size<typename session_type::defined_nodes>::value> {
-    using type = leaf_src<M>;  // a literal, or a named constant the fetch carries
+    using type = var_src<M>;
   };
   template <class M>
   struct source_impl<M, source_kind::constant> {
-    using type = typename constant_source<M>::type;
+    using type = leaf_src<M>;
   };
   template <class M>
   struct source_impl<M, source_kind::unfed_placeholder> {
@@ -201,7 +180,7 @@ struct run_plan {
   };
   template <class M>
   struct source_impl<M, source_kind::forwarded_variable> {
-    using type = variable_source<typename M::forwards_variable>;
+    using type = var_src<typename M::forwards_variable>;
   };
   template <class M>
   struct source_impl<M, source_kind::buffer> {

@@ -24,20 +24,16 @@ namespace typeflow::session_detail {
 // or the run's context, which name the roots and fetches) cost the compiler time and
 // memory that grow faster than the square of the graph (name mangling, most of the time
 // of a 400-node chain). So a run's steps are described by small types: where a value is
-// (the K-th feed, buffer J of group G, the I-th variable, a literal), the op's scalar
-// function, a compute op's kernel (its node rebuilt on operands that keep only element
-// types and shapes: plan.hpp's compute_kernel_t), and the node type only for effect nodes.
-// The environment they are given (run_env) reaches the session's state by position
-// (state_view), so its type does not spell the session's variables either.
+// (the K-th feed, buffer J of group G, a variable, a literal), the op's scalar function,
+// a compute op's kernel (its node rebuilt on operands that keep only element types and
+// shapes: plan.hpp's compute_kernel_t), and the node type only for effect nodes.
 
 template <std::size_t K>
 struct feed_src {};  // the K-th feed's value
-template <class V, std::size_t I>
-struct var_src {};  // variable V's value, the I-th of the session's variables
+template <class V>
+struct var_src {};  // variable V's value
 template <class N>
-struct leaf_src {};  // a literal (N::value), or a named constant the fetch carries
-template <class N, std::size_t I>
-struct def_src {};  // named constant N's value, the I-th definition the session holds
+struct leaf_src {};  // a literal (N::value) or a named constant (N::value())
 template <class N>
 struct unfed_src {};  // a placeholder without a feed: rejected before anything runs
 template <std::size_t G, std::size_t J>
@@ -75,14 +71,13 @@ struct flat_fn {};
 template <class Src, flat_read Read>
 struct flat_leaf {};
 
-/// What a step reaches: the run's buffers and feeds, the session's variables and
-/// definitions (by position: a state_view, not the state's type), and the run_context (for
-/// effect nodes).
-template <class Buffers, class Feeds, class Extra>
+/// What a step reaches: the run's buffers and feeds, the session's variables, and the
+/// run_context (for effect nodes).
+template <class Buffers, class Feeds, class Vars, class Extra>
 struct run_env {
   Buffers& buffers;
   const Feeds& feeds;
-  state_view state;
+  Vars& vars;
   void* ctx;
   const Extra* extra;  // definitions the fetches carry that the session does not hold
 };
@@ -96,19 +91,17 @@ template <std::size_t K, class E>
 decltype(auto) eval(feed_src<K>, E& e) {
   return (std::get<K>(e.feeds).value);
 }
-template <class V, std::size_t I, class E>
-const auto& eval(var_src<V, I>, E& e) {
-  return std::as_const(static_cast<variable_slot<V>*>(e.state.slots[I])->value);
-}
-template <class N, std::size_t I, class E>
-const auto& eval(def_src<N, I>, E& e) {
-  return std::as_const(*static_cast<const definition_slot<N>*>(e.state.defs[I])->value);
+template <class V, class E>
+const auto& eval(var_src<V>, E& e) {
+  return std::as_const(keyed_get<V>(e.vars).value);
 }
 
 template <class N, class E>
 decltype(auto) eval(leaf_src<N>, E& e) {
   if constexpr (literal_node_type<N>) {
     return (N::value);
+  } else if constexpr (std::remove_cvref_t<decltype(e.vars.defs)>::template holds<N>) {
+    return std::as_const(*e.vars.defs.template slot<N>().value);
   } else if constexpr (std::remove_cvref_t<decltype(*e.extra)>::template holds<N>) {
     return std::as_const(*e.extra->template slot<N>().value);  // carried by the fetch
   } else {

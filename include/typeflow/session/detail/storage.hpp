@@ -3,7 +3,6 @@
 // carry, the graph seed; and the functions that initialize and check them.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -66,40 +65,12 @@ const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
 // N = 800 with ~100 functions named by the session. So what a session does is done by
 // functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
 // plans' store, which are named by short types.
-/// A session's state as the steps of a run reach it: the address of each variable's slot
-/// (a variable_slot<V>) and of each definition the session holds (a definition_slot<K>),
-/// by position in the session's lists of variables and of defined nodes. The steps name a
-/// variable by its type and position (var_src<V, I>), so the functions a run instantiates
-/// are named by short types; named by the state's type, which spells every variable's name
-/// and shape, they were a quarter of the symbol text of a recurrent training program.
-struct state_view {
-  void* const* slots;
-  const void* const* defs;
-};
-
 /// A session's state: its variables' slots, the definitions its graph carries (named
-/// constants' values, run-time initializers) and its graph seed, and the tables of their
-/// addresses that its state_view reads (so it is neither copied nor moved: the session
-/// holds it by unique_ptr).
+/// constants' values, run-time initializers) and its graph seed.
 template <class Vars, class Defined>
 struct session_state : keyed_set_of<variable_slot, Vars>::type {
   definitions_t<Defined> defs;
   std::uint64_t graph_seed = init::default_graph_seed;
-
-  session_state() noexcept { fill_tables(Vars{}, Defined{}); }
-  session_state(const session_state&) = delete;
-  session_state& operator=(const session_state&) = delete;
-
-  state_view view() const noexcept { return {slot_table_.data(), def_table_.data()}; }
-
- private:
-  template <class... V, class... K>
-  void fill_tables(mp::mp_list<V...>, mp::mp_list<K...>) noexcept {
-    slot_table_ = {static_cast<void*>(&keyed_get<V>(*this))...};
-    def_table_ = {static_cast<const void*>(&defs.template slot<K>())...};
-  }
-  std::array<void*, mp::mp_size<Vars>::value> slot_table_{};
-  std::array<const void*, mp::mp_size<Defined>::value> def_table_{};
 };
 
 template <class T>
