@@ -103,7 +103,7 @@ using E = decltype(m * x + b - y);
 using loss_t = decltype(tf::square(m * x + b - y));
 static_assert(same<rw<tf::autodiff::gradient_t<loss_t, M>>, op<tf::fn::mul, op<tf::fn::mul, E, X>, lit<2, double>>>);
 static_assert(same<rw<tf::autodiff::gradient_t<loss_t, B>>, op<tf::fn::mul, E, lit<2, double>>>);
-static_assert(tf::ops::detail::scaled<rw<tf::autodiff::gradient_t<loss_t, M>>>());
+static_assert(tf::ops::detail::scaled_c<rw<tf::autodiff::gradient_t<loss_t, M>>>::value);
 
 // --- nodes kept as they are ---------------------------------------------------------------------
 // Leaves; a graph no rule applies to (the same type: nothing to plan anew).

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -56,40 +57,22 @@ constexpr auto rewritten(const N& n) {
 namespace ops::detail {
 
 // --- what the rules ask of a node ----------------------------------------------------------
-
-template <class N>
-struct ew_parts {
-  static constexpr bool is_ew = false;
-  using function = void;
-};
-template <class Fn, class... In>
-struct ew_parts<elementwise_node<Fn, In...>> {
-  static constexpr bool is_ew = true;
-  using function = Fn;
-};
-
-/// N is the elementwise op Fn (not a scoped one: a scope names its op, which stays).
-template <class N, class Fn>
-inline constexpr bool is_op = std::is_same_v<typename ew_parts<N>::function, Fn>;
-
-template <class N, std::size_t I>
-using input = mp::mp_at_c<inputs_of<N>, I>;
+//
+// What the rules need to know of a node is its form (form_of<N>: a literal 0, 1, a power of
+// two, a negation, a subtraction, x * c, ...), one class per node, computed once and read by
+// each consumer; a node's rule is then chosen by a constexpr function of its op
+// and its inputs' forms. Every question about a node is a class (a std::integral_constant),
+// never a function or variable template over node types: each of those is an entity g++
+// names after the node's type, which spells its whole graph (docs/ARCHITECTURE.md,
+// "Compile time in large graphs"; a first version of this file, with constexpr functions
+// per node, doubled the compile time of the N = 800 chain).
 
 template <class T>
-inline constexpr bool number = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
-
-/// A literal whose value is V (compared in its own element type).
-template <class N, int V>
-constexpr bool literal_is() {
-  if constexpr (literal_node_type<N>) {
-    return number<value_type_of<N>> && N::value == static_cast<value_type_of<N>>(V);
-  } else {
-    return false;
-  }
-}
+using number = std::bool_constant<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>>;
 
 /// |v| is a power of two and a normal number: multiplying by v only changes the exponent,
-/// so it is exact unless the result overflows or is subnormal.
+/// so it is exact unless the result overflows or is subnormal. (Templated on the element
+/// type only, as every function here.)
 template <class T>
 constexpr bool power_of_two(T v) {
   if constexpr (!std::is_floating_point_v<T>) {
@@ -102,32 +85,55 @@ constexpr bool power_of_two(T v) {
     return a == T(1);
   }
 }
-template <class N>
-constexpr bool power_of_two_literal() {
-  if constexpr (literal_node_type<N>) {
-    return power_of_two(N::value);
+
+/// v's magnitude is a normal number (neither zero, subnormal, infinite nor NaN).
+template <class T>
+constexpr bool normal(T v) {
+  const T a = v < T(0) ? -v : v;
+  return a >= std::numeric_limits<T>::min() && a <= std::numeric_limits<T>::max();
+}
+
+enum class form : unsigned char {
+  other,
+  zero,           // a literal 0 (or -0.0)
+  one,            // a literal 1
+  pow2,           // a literal power of two other than 1 (floating point)
+  literal,        // another literal
+  neg,            // -x
+  sub,            // a - b
+  scaled,         // x * c, c a pow2 literal: the form literal factors are kept in
+  times_literal,  // x * c, c another literal
+};
+constexpr bool is_literal_form(form f) {
+  return f == form::zero || f == form::one || f == form::pow2 || f == form::literal;
+}
+template <class T>
+constexpr form literal_form(T v) {
+  if constexpr (!number<T>::value) {
+    return form::literal;
   } else {
-    return false;
+    return v == T(0) ? form::zero : v == T(1) ? form::one : power_of_two(v) ? form::pow2 : form::literal;
   }
 }
-/// N is `X * c`, c a literal.
+
 template <class N>
-constexpr bool times_literal() {
-  if constexpr (is_op<N, fn::mul>) {
-    return literal_node_type<input<N, 1>>;
-  } else {
-    return false;
-  }
-}
-/// N is `X * c`, c a power-of-two literal (the form the rules keep literal factors in).
+struct form_of : std::integral_constant<form, form::other> {};
+template <auto V, element_type T>
+struct form_of<literal_node<V, T>> : std::integral_constant<form, literal_form(literal_node<V, T>::value)> {};
+template <class X>
+struct form_of<elementwise_node<fn::neg, X>> : std::integral_constant<form, form::neg> {};
+template <class A, class B>
+struct form_of<elementwise_node<fn::sub, A, B>> : std::integral_constant<form, form::sub> {};
+template <class X, class C>
+struct form_of<elementwise_node<fn::mul, X, C>>
+    : std::integral_constant<form, form_of<C>::value == form::pow2 ? form::scaled
+                                   : is_literal_form(form_of<C>::value) ? form::times_literal
+                                                                        : form::other> {};
+
+/// N is `x * c`, c a power-of-two literal: the form the rules keep literal factors in, which
+/// train::gradient_descent combines with its learning rate.
 template <class N>
-constexpr bool scaled() {
-  if constexpr (is_op<N, fn::mul>) {
-    return power_of_two_literal<input<N, 1>>();
-  } else {
-    return false;
-  }
-}
+using scaled_c = std::bool_constant<form_of<N>::value == form::scaled>;
 
 // --- constant folding ----------------------------------------------------------------------
 
@@ -163,7 +169,7 @@ constexpr folded<T> fold_literals() {
     const T r = Fn{}(L::value...);
     const bool finite = r == r && r <= std::numeric_limits<T>::max() && r >= std::numeric_limits<T>::lowest();
     return {finite, finite ? r : T(0)};
-  } else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4 && number<T>) {
+  } else if constexpr (std::is_integral_v<T> && sizeof(T) <= 4 && number<T>::value) {
     if constexpr (std::is_same_v<Fn, fn::div>) {
       if (mp::mp_back<mp::mp_list<L...>>::value == T(0)) return {false, T(0)};
     }
@@ -178,12 +184,6 @@ constexpr folded<T> fold_literals() {
 
 // Whether every input of M is a literal: a type, not a static member of a class named by M
 // (docs/ARCHITECTURE.md, "Compile time in large graphs").
-template <class In>
-struct literal_inputs;
-template <class... L>
-struct literal_inputs<mp::mp_list<L...>> : std::bool_constant<sizeof...(L) != 0 && (literal_node_type<L> && ...)> {};
-
-/// The value of M, an op over literals only (a short type), if it can be folded.
 template <class M, class In = inputs_of<M>>
 struct fold;
 template <class M, class... L>
@@ -197,116 +197,192 @@ struct fold<M, mp::mp_list<L...>> {
   }();
 };
 
-/// v's magnitude is a normal number (neither zero, subnormal, infinite nor NaN).
-template <class T>
-constexpr bool normal(T v) {
-  const T a = v < T(0) ? -v : v;
-  return a >= std::numeric_limits<T>::min() && a <= std::numeric_limits<T>::max();
-}
-
 // --- the rules -------------------------------------------------------------------------------
 
-template <class N>
-struct simplify;
-template <class N>
-using simplify_t = typename simplify<N>::type;
+enum class rule : unsigned char {
+  none,         // as it is
+  fold,         // all inputs literals: folded, if the op and the values allow
+  first,        // its first input (identity, x * 1, x + 0, x - 0, x / 1)
+  second,       // its second input (1 * x, 0 + x)
+  swap,         // c * x -> x * c
+  combine,      // (x * c1) * c2 -> x * (c1 c2), if exact
+  hoist_left,   // (x * c) * y -> (x * y) * c
+  hoist_right,  // y * (x * c) -> (y * x) * c
+  to_sub,       // a + (-b) -> a - b
+  to_sub_rev,   // (-a) + b -> b - a
+  to_add,       // a - (-b) -> a + b
+  unneg,        // -(-x) -> x
+  neg_sub,      // -(a - b) -> b - a
+};
 
 template <class Fn, class... In>
 using op = elementwise_node<Fn, In...>;
 
-/// M, whose inputs are rewritten already, with the first rule that applies applied at its
-/// top (and again at the top of what a rule builds).
-template <class M>
-consteval auto simplified() {
-  using T = value_type_of<M>;
-  if constexpr (!ew_parts<M>::is_ew) {
-    return std::type_identity<M>{};
-  } else if constexpr (literal_inputs<inputs_of<M>>::value) {
-    // Constant folding (Grappler: ConstantFolding).
-    if constexpr (fold<M>::result.ok) {
-      return std::type_identity<literal_node<fold<M>::result.value, T>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else if constexpr (is_op<M, fn::identity> || is_op<M, fn::stop_gradient>) {
-    // Identity and StopGradient forward their input (Grappler: ModelPruner).
-    return std::type_identity<input<M, 0>>{};
-  } else if constexpr (!number<T>) {
-    return std::type_identity<M>{};
-  } else if constexpr (is_op<M, fn::mul>) {
-    using A = input<M, 0>;
-    using B = input<M, 1>;
-    if constexpr (literal_is<B, 1>()) {  // x * 1 -> x
-      return std::type_identity<A>{};
-    } else if constexpr (literal_is<A, 1>()) {  // 1 * x -> x
-      return std::type_identity<B>{};
-    } else if constexpr (literal_node_type<A>) {  // c * x -> x * c: literal factors on the right
-      return std::type_identity<simplify_t<op<fn::mul, B, A>>>{};
-    } else if constexpr (std::is_floating_point_v<T> && literal_node_type<B> && times_literal<A>()) {
-      // (x * c1) * c2 -> x * (c1 c2), if c1 or c2 is a power of two: the product is exact.
-      using C1 = input<A, 1>;
-      if constexpr ((power_of_two_literal<C1>() || power_of_two_literal<B>()) &&
-                    fold<op<fn::mul, C1, B>>::result.ok && normal(fold<op<fn::mul, C1, B>>::result.value)) {
-        return std::type_identity<simplify_t<op<fn::mul, input<A, 0>, literal_node<fold<op<fn::mul, C1, B>>::result.value, T>>>>{};
-      } else {
-        return std::type_identity<M>{};
-      }
-    } else if constexpr (scaled<A>() && !literal_node_type<B>) {
-      // (x * c) * y -> (x * y) * c, c a power of two: the factor moves outward, where the
-      // next factor or an optimizer's learning rate combines with it.
-      return std::type_identity<simplify_t<op<fn::mul, simplify_t<op<fn::mul, input<A, 0>, B>>, input<A, 1>>>>{};
-    } else if constexpr (scaled<B>()) {  // y * (x * c) -> (y * x) * c
-      return std::type_identity<simplify_t<op<fn::mul, simplify_t<op<fn::mul, A, input<B, 0>>>, input<B, 1>>>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else if constexpr (is_op<M, fn::div>) {
-    if constexpr (literal_is<input<M, 1>, 1>()) {  // x / 1 -> x
-      return std::type_identity<input<M, 0>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else if constexpr (is_op<M, fn::add>) {
-    using A = input<M, 0>;
-    using B = input<M, 1>;
-    if constexpr (literal_is<B, 0>()) {  // x + 0 -> x
-      return std::type_identity<A>{};
-    } else if constexpr (literal_is<A, 0>()) {  // 0 + x -> x
-      return std::type_identity<B>{};
-    } else if constexpr (is_op<B, fn::neg>) {  // a + (-b) -> a - b
-      return std::type_identity<simplify_t<op<fn::sub, A, input<B, 0>>>>{};
-    } else if constexpr (is_op<A, fn::neg>) {  // (-a) + b -> b - a
-      return std::type_identity<simplify_t<op<fn::sub, B, input<A, 0>>>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else if constexpr (is_op<M, fn::sub>) {
-    using A = input<M, 0>;
-    using B = input<M, 1>;
-    if constexpr (literal_is<B, 0>()) {  // x - 0 -> x
-      return std::type_identity<A>{};
-    } else if constexpr (is_op<B, fn::neg>) {  // a - (-b) -> a + b
-      return std::type_identity<simplify_t<op<fn::add, A, input<B, 0>>>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else if constexpr (is_op<M, fn::neg>) {
-    using A = input<M, 0>;
-    if constexpr (is_op<A, fn::neg>) {  // -(-x) -> x
-      return std::type_identity<input<A, 0>>{};
-    } else if constexpr (std::is_floating_point_v<T> && is_op<A, fn::sub>) {  // -(a - b) -> b - a
-      return std::type_identity<simplify_t<op<fn::sub, input<A, 1>, input<A, 0>>>>{};
-    } else {
-      return std::type_identity<M>{};
-    }
-  } else {
-    return std::type_identity<M>{};
-  }
+/// What the rules know of an input: its form and its element type's kind.
+struct operand {
+  form f;
+  bool number;  // arithmetic, not bool
+  bool fp;      // floating point
+};
+template <class N>
+constexpr operand operand_of(form f) {  // (templated on an element type: see form_of)
+  return {f, number<N>::value, std::is_floating_point_v<N>};
+}
+constexpr bool literals(std::initializer_list<operand> in) {
+  bool all = in.size() > 0;
+  for (const operand& o : in) all = all && is_literal_form(o.f);
+  return all;
 }
 
-template <class N>
-struct simplify {
-  using type = typename decltype(simplified<N>())::type;
+/// The rule of the op Fn over its operands: classes named by the op's function alone.
+template <class Fn>
+struct op_rules {
+  template <class... O>
+  static constexpr rule pick(O... in) {
+    return foldable<Fn> && literals({in...}) ? rule::fold : rule::none;
+  }
+};
+template <class Fn>
+  requires(std::is_same_v<Fn, fn::identity> || std::is_same_v<Fn, fn::stop_gradient>)
+struct op_rules<Fn> {
+  static constexpr rule pick(operand a) { return is_literal_form(a.f) ? rule::fold : rule::first; }
+};
+template <>
+struct op_rules<fn::mul> {
+  static constexpr rule pick(operand a, operand b) {
+    const bool la = is_literal_form(a.f), lb = is_literal_form(b.f);
+    return la && lb                                                  ? rule::fold
+           : !a.number                                               ? rule::none
+           : b.f == form::one                                        ? rule::first
+           : a.f == form::one                                        ? rule::second
+           : la                                                      ? rule::swap
+           : a.fp && lb && (a.f == form::scaled || a.f == form::times_literal) ? rule::combine
+           : a.f == form::scaled && !lb                              ? rule::hoist_left
+           : b.f == form::scaled                                     ? rule::hoist_right
+                                                                     : rule::none;
+  }
+};
+template <>
+struct op_rules<fn::div> {
+  static constexpr rule pick(operand a, operand b) {
+    return literals({a, b})                ? rule::fold
+           : a.number && b.f == form::one  ? rule::first
+                                           : rule::none;
+  }
+};
+template <>
+struct op_rules<fn::add> {
+  static constexpr rule pick(operand a, operand b) {
+    return literals({a, b})     ? rule::fold
+           : !a.number          ? rule::none
+           : b.f == form::zero  ? rule::first
+           : a.f == form::zero  ? rule::second
+           : b.f == form::neg   ? rule::to_sub
+           : a.f == form::neg   ? rule::to_sub_rev
+                                : rule::none;
+  }
+};
+template <>
+struct op_rules<fn::sub> {
+  static constexpr rule pick(operand a, operand b) {
+    return literals({a, b})     ? rule::fold
+           : !a.number          ? rule::none
+           : b.f == form::zero  ? rule::first
+           : b.f == form::neg   ? rule::to_add
+                                : rule::none;
+  }
+};
+template <>
+struct op_rules<fn::neg> {
+  static constexpr rule pick(operand a) {
+    return is_literal_form(a.f)          ? rule::fold
+           : !a.number                   ? rule::none
+           : a.f == form::neg            ? rule::unneg
+           : a.fp && a.f == form::sub    ? rule::neg_sub
+                                         : rule::none;
+  }
+};
+
+/// The op Fn over In... (rewritten already) with the rule that applies at its top applied
+/// (and again at the top of what a rule builds).
+template <class Fn, rule R, class... In>
+struct simplify_op {
+  using type = elementwise_node<Fn, In...>;
+};
+template <class Fn, class... In>
+using make_op = typename simplify_op<Fn, op_rules<Fn>::pick(operand_of<value_type_of<In>>(form_of<In>::value)...),
+                                     In...>::type;
+
+/// (x * c1) * c2 combines into x * (c1 c2) when c1 or c2 is a power of two and the product
+/// is a normal number: then x * (c1 c2) is (x * c1) * c2 to the bit.
+template <class M>
+struct combine_ok : std::false_type {};
+template <class X, class C1, class C2>
+  requires(literal_node_type<C1> && literal_node_type<C2>)
+struct combine_ok<op<fn::mul, op<fn::mul, X, C1>, C2>>
+    : std::bool_constant<(power_of_two(C1::value) || power_of_two(C2::value)) &&
+                         fold<op<fn::mul, C1, C2>>::result.ok && normal(fold<op<fn::mul, C1, C2>>::result.value)> {};
+
+// Constant folding (Grappler: ConstantFolding), where the op and its values allow.
+template <class M, bool = fold<M>::result.ok>
+struct folded_node {
+  using type = M;
+};
+template <class M>
+struct folded_node<M, true> {
+  using type = literal_node<fold<M>::result.value, value_type_of<M>>;
+};
+template <class Fn, class... In>
+struct simplify_op<Fn, rule::fold, In...> : folded_node<op<Fn, In...>> {};
+template <class Fn, class A, class... B>
+struct simplify_op<Fn, rule::first, A, B...> {
+  using type = A;
+};
+template <class Fn, class A, class B>
+struct simplify_op<Fn, rule::second, A, B> {
+  using type = B;
+};
+template <class A, class B>
+struct simplify_op<fn::mul, rule::swap, A, B> {
+  using type = make_op<fn::mul, B, A>;
+};
+template <class M, bool = combine_ok<M>::value>
+struct combined {
+  using type = M;
+};
+template <class X, class C1, class C2>
+struct combined<op<fn::mul, op<fn::mul, X, C1>, C2>, true> {
+  using type = make_op<fn::mul, X, literal_node<fold<op<fn::mul, C1, C2>>::result.value, value_type_of<X>>>;
+};
+template <class A, class B>
+struct simplify_op<fn::mul, rule::combine, A, B> : combined<op<fn::mul, A, B>> {};
+template <class X, class C, class Y>
+struct simplify_op<fn::mul, rule::hoist_left, op<fn::mul, X, C>, Y> {
+  using type = make_op<fn::mul, make_op<fn::mul, X, Y>, C>;
+};
+template <class Y, class X, class C>
+struct simplify_op<fn::mul, rule::hoist_right, Y, op<fn::mul, X, C>> {
+  using type = make_op<fn::mul, make_op<fn::mul, Y, X>, C>;
+};
+template <class A, class B>
+struct simplify_op<fn::add, rule::to_sub, A, op<fn::neg, B>> {
+  using type = make_op<fn::sub, A, B>;
+};
+template <class A, class B>
+struct simplify_op<fn::add, rule::to_sub_rev, op<fn::neg, A>, B> {
+  using type = make_op<fn::sub, B, A>;
+};
+template <class A, class B>
+struct simplify_op<fn::sub, rule::to_add, A, op<fn::neg, B>> {
+  using type = make_op<fn::add, A, B>;
+};
+template <class X>
+struct simplify_op<fn::neg, rule::unneg, op<fn::neg, X>> {
+  using type = X;
+};
+template <class A, class B>
+struct simplify_op<fn::neg, rule::neg_sub, op<fn::sub, A, B>> {
+  using type = make_op<fn::sub, B, A>;
 };
 
 // --- rebuilding a node over its rewritten inputs -----------------------------------------------
@@ -332,10 +408,13 @@ struct rebuilt<N, mp::mp_list<In...>> {
   using type = typename N::template rebuild<rewrite_fn::template fn>;
 };
 
+// An error here means that N, an input of some node, is not a typeflow node.
 template <class N>
-struct rewrite_node {
-  // An error here means that N, an input of some node, is not a typeflow node.
-  using type = simplify_t<typename rebuilt<N>::type>;
+struct rewrite_node : rebuilt<N> {};
+// An anonymous elementwise op: rebuilt over its rewritten inputs, then the rules.
+template <class Fn, class... In>
+struct rewrite_node<elementwise_node<Fn, In...>> {
+  using type = make_op<Fn, typename rewrite_node<In>::type...>;
 };
 
 // --- what a run evaluates ------------------------------------------------------------------
@@ -368,9 +447,10 @@ struct run_fetches<Fetches, Fed, true> {
   // A node the rewrite cannot rebuild keeps its inputs as they were: if an effect node is
   // below it and also below a rebuilt node, the rewritten path would hold it twice (once
   // rebuilt), and it would act twice. Then the run evaluates the user's graph.
-  static constexpr bool consistent =
-      effect_count<graph::path_order<rewritten, Fed>>::value == effect_count<graph::path_order<Fetches, Fed>>::value;
-  using type = mp::mp_if_c<consistent, rewritten, Fetches>;
+  // (A type, not a static member: this class is named by the fetches, a whole graph.)
+  using consistent = std::bool_constant<effect_count<graph::path_order<rewritten, Fed>>::value ==
+                                        effect_count<graph::path_order<Fetches, Fed>>::value>;
+  using type = mp::mp_if<consistent, rewritten, Fetches>;
 };
 
 }  // namespace ops::detail
