@@ -458,7 +458,16 @@ struct run_fetches<Fetches, Fed, true> {
 /// The fetches (an mp_list of nodes) a run with the nodes Fed fed evaluates in place of
 /// Fetches: each rewritten, unless a fed node is an op (its consumers must read the fed
 /// value) or the rewrite could not rebuild every path to an effect node.
+///
+/// Config switch: defining TYPEFLOW_NO_GRAPH_REWRITES (for the whole program: it changes
+/// what session::run instantiates) makes every run evaluate its fetches as written, to
+/// compare results both ways (CMake: TYPEFLOW_WITHOUT_GRAPH_REWRITES builds the tests so).
+#ifdef TYPEFLOW_NO_GRAPH_REWRITES
+template <class Fetches, class Fed>
+using run_fetches_t = Fetches;
+#else
 template <class Fetches, class Fed>
 using run_fetches_t = typename ops::detail::run_fetches<Fetches, Fed>::type;
+#endif
 
 }  // namespace typeflow
