@@ -35,6 +35,7 @@
 #include "typeflow/graph/traverse.hpp"
 #include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/init.hpp"
+#include "typeflow/ops/rewrite.hpp"
 #include "typeflow/session/detail/buffers.hpp"
 #include "typeflow/session/detail/checks.hpp"
 #include "typeflow/session/detail/fusion.hpp"
@@ -183,8 +184,9 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     (session_detail::check_feed_shape(feeds), ...);
     return session_detail::build_fetch_result<Fetch>(std::tuple<>{});
   } else {
-    using fetches = typename session_detail::fetches_of<Fetch>::type;
     using fed = mp::mp_list<typename Feeds::node_type...>;
+    // What the run evaluates: the fetches rewritten (ops/rewrite.hpp), then planned.
+    using fetches = run_fetches_t<typename session_detail::fetches_of<Fetch>::type, fed>;
     using feed_tuple = std::tuple<const Feeds&...>;
     using ctx_t = run_context<Self, fetches, fed, feed_tuple>;
     using order = typename ctx_t::order;
@@ -203,7 +205,7 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     using env_type = typename ctx_t::env_type;
     using plan = typename ctx_t::plan;
     using sources = mp::mp_transform<plan::template source, fetches>;
-    using results = mp::mp_transform<fetch_result_t, fetches>;
+    using results = mp::mp_transform<fetch_result_t, typename session_detail::fetches_of<Fetch>::type>;
     const feed_tuple feed_refs(feeds...);
     const auto extra = session_detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
     // Steps and fetches go through env (detail functions named by short types), not

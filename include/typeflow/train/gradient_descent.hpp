@@ -2,6 +2,7 @@
 #pragma once
 
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/rewrite.hpp"
 #include "typeflow/train/optimizer.hpp"
 
 namespace typeflow::train {
@@ -29,21 +30,37 @@ struct gradient_descent_def : no_step_state, optimizer_info<Name, "GradientDesce
     return {detail::hyper_value<LR>(ctx)};
   }
   // A matmul gradient (a dense layer's kernel) is not materialized: the update is one
-  // gemm, var = -learning_rate * op(a) op(b) + var.
+  // gemm, var = -learning_rate * op(a) op(b) + var. A gradient y * c, c a power-of-two
+  // literal (the form ops/rewrite.hpp leaves literal factors in), is not either: the update
+  // is var -= (learning_rate c) y, the product computed once per run, as a hand-written
+  // loop hoists it; scaling by a power of two is exact, so the value is lr (y c)'s.
   template <class G>
-  static constexpr bool fuses = detail::is_rank2_float_matmul<G>::value;
+  static constexpr bool fuses = detail::is_rank2_float_matmul<G>::value || ops::detail::scaled_c<G>::value;
   template <class V, class G, class Ctx>
   static void apply_fused(Ctx& ctx, const step_values& h) {
     using T = value_type_of<V>;
-    const auto& a = ctx.template value<mp::mp_at_c<inputs_of<G>, 0>>();
-    const auto& b = ctx.template value<mp::mp_at_c<inputs_of<G>, 1>>();
-    const std::size_t r = G::transpose_a ? a.shape()[1] : a.shape()[0];
-    const std::size_t c = G::transpose_b ? b.shape()[0] : b.shape()[1];
-    if (r * c != shape_of<V>::size)
-      throw invalid_argument_error("The gradient of variable " + std::string(V::name.view()) + " has " +
-                                   std::to_string(r * c) + " elements, the variable " +
-                                   std::to_string(shape_of<V>::size));
-    G::accumulate(detail::data_of(ctx.template slot_of<V>().value), static_cast<T>(-h.learning_rate), T(1), a, b);
+    if constexpr (ops::detail::scaled_c<G>::value) {
+      // (lr c) rounded to T is lr rounded to T times c: c is a power of two.
+      using Y = mp::mp_at_c<inputs_of<G>, 0>;
+      const step_values scaled{h.learning_rate * mp::mp_at_c<inputs_of<G>, 1>::value};
+      detail::check_gradient_size<V>(ctx.template value<Y>());
+      if constexpr (std::is_same_v<Y, V>) {  // apply reads the gradient through a restrict pointer
+        const result_t<V> y = ctx.template value<Y>();
+        apply<V>(ctx, scaled, y);
+      } else {
+        apply<V>(ctx, scaled, ctx.template value<Y>());
+      }
+    } else {
+      const auto& a = ctx.template value<mp::mp_at_c<inputs_of<G>, 0>>();
+      const auto& b = ctx.template value<mp::mp_at_c<inputs_of<G>, 1>>();
+      const std::size_t r = G::transpose_a ? a.shape()[1] : a.shape()[0];
+      const std::size_t c = G::transpose_b ? b.shape()[0] : b.shape()[1];
+      if (r * c != shape_of<V>::size)
+        throw invalid_argument_error("The gradient of variable " + std::string(V::name.view()) + " has " +
+                                     std::to_string(r * c) + " elements, the variable " +
+                                     std::to_string(shape_of<V>::size));
+      G::accumulate(detail::data_of(ctx.template slot_of<V>().value), static_cast<T>(-h.learning_rate), T(1), a, b);
+    }
   }
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const step_values& h, const G& g) {

@@ -212,6 +212,15 @@ struct apply_gradients_node
   static_assert((!std::is_same_v<typename Pairs::gradient, typename Pairs::variable> && ...),
                 "apply_gradients: a variable cannot be its own gradient");
 
+  /// The same update of the gradients F<G> (ops/rewrite.hpp: a run's graph rewritten). A
+  /// gradient that F would make its variable itself stays as it was.
+  template <template <class> class F>
+  using rebuild = apply_gradients_node<
+      Def, GlobalStep,
+      grad_and_var_t<mp::mp_if<std::is_same<F<typename Pairs::gradient>, typename Pairs::variable>,
+                               typename Pairs::gradient, F<typename Pairs::gradient>>,
+                     typename Pairs::variable>...>;
+
   template <class Ctx>
   static void run(Ctx& ctx) {
     const auto step = Def::template prepare<first_variable>(ctx);
