@@ -122,12 +122,19 @@ static_assert(same<rw<decltype(tf::name_scope<"s">{}(-(-x) * y))>,
 
 // --- what a run evaluates ---------------------------------------------------------------------------
 using plain = mp::mp_list<decltype(x * tf::constant<1.0>())>;
+using fed_op = mp::mp_list<decltype(-(x - y))>;
+#ifndef TYPEFLOW_NO_GRAPH_REWRITES
 // Fed leaves: the fetches rewritten.
 static_assert(same<tf::run_fetches_t<plain, mp::mp_list<X>>, mp::mp_list<X>>);
 // A fed op: its consumers must read the fed value, so nothing is rewritten.
-using fed_op = mp::mp_list<decltype(-(x - y))>;
 static_assert(same<tf::run_fetches_t<fed_op, mp::mp_list<E>>, fed_op>);
 static_assert(same<tf::run_fetches_t<fed_op, mp::mp_list<X, Y>>, mp::mp_list<op<tf::fn::sub, Y, X>>>);
+#else
+// Built with TYPEFLOW_NO_GRAPH_REWRITES (CMake TYPEFLOW_WITHOUT_GRAPH_REWRITES): every run
+// evaluates its fetches as written; the rules above are still what rewritten() gives.
+static_assert(same<tf::run_fetches_t<plain, mp::mp_list<X>>, plain>);
+static_assert(same<tf::run_fetches_t<fed_op, mp::mp_list<X, Y>>, fed_op>);
+#endif
 
 }  // namespace
 
