@@ -1,0 +1,205 @@
+// typeflow/ops/detail/conv_kernels.hpp — the loops of the convolutions over NHWC images
+// (ops/conv.hpp): conv2d and its two gradients through im2col / col2im and one gemm per
+// chunk of images, depthwise_conv2d and its gradients as direct loops.
+//
+// Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
+// depthwise [KH, KW, C, M]); an output y [N, OH, OW, O] (depthwise: [N, OH, OW, C * M],
+// channel c * M + m). im2col writes one row per output position (n, oh, ow) holding the
+// KH * KW * C input values under the filter, in the filter's (kh, kw, c) order, zeros where
+// the window hangs over the padding; so y = col * f, a [P, K] x [K, O] product.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "typeflow/ops/matmul.hpp"
+
+namespace typeflow::ops::detail {
+
+/// One convolution's sizes at run time. pad_top / pad_left are TensorFlow's SAME split
+/// (window_dim::pad_before), 0 for VALID.
+struct conv_geometry {
+  std::size_t n, h, w, c;  // the input
+  std::size_t kh, kw, o;   // the filter: taps, and its last dim (O, or M for depthwise)
+  std::size_t oh, ow;      // the output positions
+  std::size_t sh, sw, dh, dw;
+  std::ptrdiff_t pad_top, pad_left;
+
+  std::size_t k() const { return kh * kw * c; }
+  std::size_t positions() const { return oh * ow; }
+  /// A 1x1 filter at stride 1 reads each pixel once, unpadded: x itself is the im2col matrix.
+  bool pointwise() const { return kh == 1 && kw == 1 && sh == 1 && sw == 1 && oh == h && ow == w; }
+};
+
+/// A grow-only scratch buffer per thread and element type: only the first runs (and a
+/// run with a bigger convolution) allocate.
+template <class T>
+T* conv_scratch(std::size_t size) {
+  thread_local std::vector<T> buffer;
+  if (buffer.size() < size) buffer.resize(size);
+  return buffer.data();
+}
+
+/// How many images one im2col buffer holds: about 2^20 elements, at least one image.
+inline std::size_t conv_chunk(const conv_geometry& g) {
+  const std::size_t per_image = std::max<std::size_t>(1, g.positions() * g.k());
+  return std::max<std::size_t>(1, (std::size_t{1} << 20) / per_image);
+}
+
+/// Calls f(input offset of pixel (ih, iw), offset of the tap (i, j) in a row of K) for each
+/// tap of output position (oh, ow) inside the image, and pad(tap offset) for each outside.
+template <class F, class Pad>
+void conv_for_taps(const conv_geometry& g, std::size_t oh, std::size_t ow, F&& f, Pad&& pad) {
+  for (std::size_t i = 0; i < g.kh; ++i) {
+    const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+    for (std::size_t j = 0; j < g.kw; ++j) {
+      const std::ptrdiff_t iw = std::ptrdiff_t(ow * g.sw + j * g.dw) - g.pad_left;
+      const std::size_t tap = (i * g.kw + j) * g.c;
+      if (ih < 0 || iw < 0 || ih >= std::ptrdiff_t(g.h) || iw >= std::ptrdiff_t(g.w))
+        pad(tap);
+      else
+        f((std::size_t(ih) * g.w + std::size_t(iw)) * g.c, tap);
+    }
+  }
+}
+
+/// col [images * OH * OW, K] from `images` images starting at x.
+template <class T>
+void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
+  const std::size_t k = g.k(), c = g.c;
+  for (std::size_t b = 0; b < images; ++b) {
+    const T* xb = x + b * g.h * g.w * c;
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
+        conv_for_taps(
+            g, oh, ow, [&](std::size_t in, std::size_t tap) { std::copy(xb + in, xb + in + c, row + tap); },
+            [&](std::size_t tap) { std::fill(row + tap, row + tap + c, T(0)); });
+      }
+  }
+}
+
+/// dx += col2im(col) for `images` images starting at dx.
+template <class T>
+void col2im_add(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
+  const std::size_t k = g.k(), c = g.c;
+  for (std::size_t b = 0; b < images; ++b) {
+    T* db = dx + b * g.h * g.w * c;
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        const T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
+        conv_for_taps(
+            g, oh, ow,
+            [&](std::size_t in, std::size_t tap) {
+              for (std::size_t ch = 0; ch < c; ++ch) db[in + ch] += row[tap + ch];
+            },
+            [](std::size_t) {});
+      }
+  }
+}
+
+/// y = conv2d(x, f): per chunk of images, y_chunk = im2col(x_chunk) f.
+template <class T>
+void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.pointwise()) {
+    gemm<T>(false, false, g.n * p, g.o, k, T(1), x, k, f, g.o, T(0), y, g.o);
+    return;
+  }
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    im2col(g, x + b * g.h * g.w * g.c, images, col);
+    gemm<T>(false, false, images * p, g.o, k, T(1), col, k, f, g.o, T(0), y + b * p * g.o, g.o);
+  }
+}
+
+/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T).
+template <class T>
+void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.pointwise()) {
+    gemm<T>(false, true, g.n * p, k, g.o, T(1), dy, g.o, f, g.o, T(0), dx, k);
+    return;
+  }
+  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    gemm<T>(false, true, images * p, k, g.o, T(1), dy + b * p * g.o, g.o, f, g.o, T(0), col, k);
+    col2im_add(g, col, images, dx + b * g.h * g.w * g.c);
+  }
+}
+
+/// df = Conv2DBackpropFilter(x, dy): the sum over chunks of im2col(x_chunk)^T dy_chunk.
+template <class T>
+void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.n == 0) {
+    std::fill(df, df + k * g.o, T(0));
+    return;
+  }
+  if (g.pointwise()) {
+    gemm<T>(true, false, k, g.o, g.n * p, T(1), x, k, dy, g.o, T(0), df, g.o);
+    return;
+  }
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    im2col(g, x + b * g.h * g.w * g.c, images, col);
+    gemm<T>(true, false, k, g.o, images * p, T(1), col, k, dy + b * p * g.o, g.o, b == 0 ? T(0) : T(1), df, g.o);
+  }
+}
+
+/// Calls f(x offset of the pixel, filter offset of the tap, y offset of the position) for
+/// every (image, output position, tap inside the image) of a depthwise convolution; each
+/// offset is that of channel 0 (the filter's and y's hold C * M values there).
+template <class F>
+void depthwise_for_each(const conv_geometry& g, F&& f) {
+  const std::size_t cm = g.c * g.o;
+  for (std::size_t b = 0; b < g.n; ++b)
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        const std::size_t y = ((b * g.oh + oh) * g.ow + ow) * cm;
+        conv_for_taps(
+            g, oh, ow, [&](std::size_t in, std::size_t tap) { f(b * g.h * g.w * g.c + in, tap * g.o, y); },
+            [](std::size_t) {});
+      }
+}
+
+/// y[.., c * M + m] = sum over taps of x[.., c] f[tap, c, m].
+template <class T>
+void depthwise_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
+  std::fill(y, y + g.n * g.positions() * g.c * g.o, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch)
+      for (std::size_t m = 0; m < g.o; ++m) y[yi + ch * g.o + m] += x[xi + ch] * f[fi + ch * g.o + m];
+  });
+}
+
+template <class T>
+void depthwise_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
+  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch) {
+      T acc(0);
+      for (std::size_t m = 0; m < g.o; ++m) acc += dy[yi + ch * g.o + m] * f[fi + ch * g.o + m];
+      dx[xi + ch] += acc;
+    }
+  });
+}
+
+template <class T>
+void depthwise_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
+  std::fill(df, df + g.k() * g.o, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch)
+      for (std::size_t m = 0; m < g.o; ++m) df[fi + ch * g.o + m] += x[xi + ch] * dy[yi + ch * g.o + m];
+  });
+}
+
+}  // namespace typeflow::ops::detail

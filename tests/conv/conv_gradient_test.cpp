@@ -1,0 +1,1 @@
+#include "../autodiff/fd_check.hpp"
