@@ -48,34 +48,62 @@ inline std::size_t conv_chunk(const conv_geometry& g) {
 }
 
 /// Calls f(input offset of pixel (ih, iw), offset of the tap (i, j) in a row of K) for each
-/// tap of output position (oh, ow) inside the image, and pad(tap offset) for each outside.
-template <class F, class Pad>
-void conv_for_taps(const conv_geometry& g, std::size_t oh, std::size_t ow, F&& f, Pad&& pad) {
+/// tap of output position (oh, ow) inside the image; taps in the padding are skipped.
+template <class F>
+void conv_for_taps(const conv_geometry& g, std::size_t oh, std::size_t ow, F&& f) {
   for (std::size_t i = 0; i < g.kh; ++i) {
     const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+    if (ih < 0 || ih >= std::ptrdiff_t(g.h)) continue;
     for (std::size_t j = 0; j < g.kw; ++j) {
       const std::ptrdiff_t iw = std::ptrdiff_t(ow * g.sw + j * g.dw) - g.pad_left;
-      const std::size_t tap = (i * g.kw + j) * g.c;
-      if (ih < 0 || iw < 0 || ih >= std::ptrdiff_t(g.h) || iw >= std::ptrdiff_t(g.w))
-        pad(tap);
-      else
-        f((std::size_t(ih) * g.w + std::size_t(iw)) * g.c, tap);
+      if (iw < 0 || iw >= std::ptrdiff_t(g.w)) continue;
+      f((std::size_t(ih) * g.w + std::size_t(iw)) * g.c, (i * g.kw + j) * g.c);
     }
   }
 }
 
-/// col [images * OH * OW, K] from `images` images starting at x.
+/// The taps of one filter row i at output position (oh, ow): [j0, j1) are inside the image,
+/// the others in the padding; tap j reads the c values from in + (j - j0) dw c.
+struct conv_row_span {
+  bool inside;
+  std::size_t j0, j1, in;
+};
+inline conv_row_span conv_row(const conv_geometry& g, std::size_t oh, std::size_t ow, std::size_t i) {
+  const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+  if (ih < 0 || ih >= std::ptrdiff_t(g.h)) return {false, 0, 0, 0};
+  const std::ptrdiff_t iw0 = std::ptrdiff_t(ow * g.sw) - g.pad_left, dw = std::ptrdiff_t(g.dw);
+  std::ptrdiff_t j0 = 0, j1 = std::ptrdiff_t(g.kw);
+  while (j0 < j1 && iw0 + j0 * dw < 0) ++j0;
+  while (j1 > j0 && iw0 + (j1 - 1) * dw >= std::ptrdiff_t(g.w)) --j1;
+  if (j0 == j1) return {true, 0, 0, 0};
+  return {true, std::size_t(j0), std::size_t(j1), (std::size_t(ih) * g.w + std::size_t(iw0 + j0 * dw)) * g.c};
+}
+
+/// col [images * OH * OW, K] from `images` images starting at x: per filter row, one copy
+/// of the taps inside the image (contiguous for dilation 1), zeros for the others.
 template <class T>
 void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
-  const std::size_t k = g.k(), c = g.c;
+  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
   for (std::size_t b = 0; b < images; ++b) {
     const T* xb = x + b * g.h * g.w * c;
     for (std::size_t oh = 0; oh < g.oh; ++oh)
       for (std::size_t ow = 0; ow < g.ow; ++ow) {
         T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
-        conv_for_taps(
-            g, oh, ow, [&](std::size_t in, std::size_t tap) { std::copy(xb + in, xb + in + c, row + tap); },
-            [&](std::size_t tap) { std::fill(row + tap, row + tap + c, T(0)); });
+        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
+          const conv_row_span r = conv_row(g, oh, ow, i);
+          if (!r.inside || r.j0 == r.j1) {
+            std::fill(row, row + rowlen, T(0));
+            continue;
+          }
+          std::fill(row, row + r.j0 * c, T(0));
+          if (g.dw == 1) {
+            std::copy(xb + r.in, xb + r.in + (r.j1 - r.j0) * c, row + r.j0 * c);
+          } else {
+            for (std::size_t j = r.j0; j < r.j1; ++j)
+              std::copy(xb + r.in + (j - r.j0) * step, xb + r.in + (j - r.j0) * step + c, row + j * c);
+          }
+          std::fill(row + r.j1 * c, row + rowlen, T(0));
+        }
       }
   }
 }
@@ -83,18 +111,20 @@ void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
 /// dx += col2im(col) for `images` images starting at dx.
 template <class T>
 void col2im_add(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
-  const std::size_t k = g.k(), c = g.c;
+  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
   for (std::size_t b = 0; b < images; ++b) {
     T* db = dx + b * g.h * g.w * c;
     for (std::size_t oh = 0; oh < g.oh; ++oh)
       for (std::size_t ow = 0; ow < g.ow; ++ow) {
         const T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
-        conv_for_taps(
-            g, oh, ow,
-            [&](std::size_t in, std::size_t tap) {
-              for (std::size_t ch = 0; ch < c; ++ch) db[in + ch] += row[tap + ch];
-            },
-            [](std::size_t) {});
+        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
+          const conv_row_span r = conv_row(g, oh, ow, i);
+          for (std::size_t j = r.j0; j < r.j1; ++j) {
+            T* d = db + r.in + (j - r.j0) * step;
+            const T* s = row + j * c;
+            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += s[ch];
+          }
+        }
       }
   }
 }
@@ -165,9 +195,7 @@ void depthwise_for_each(const conv_geometry& g, F&& f) {
     for (std::size_t oh = 0; oh < g.oh; ++oh)
       for (std::size_t ow = 0; ow < g.ow; ++ow) {
         const std::size_t y = ((b * g.oh + oh) * g.ow + ow) * cm;
-        conv_for_taps(
-            g, oh, ow, [&](std::size_t in, std::size_t tap) { f(b * g.h * g.w * g.c + in, tap * g.o, y); },
-            [](std::size_t) {});
+        conv_for_taps(g, oh, ow, [&](std::size_t in, std::size_t tap) { f(b * g.h * g.w * g.c + in, tap * g.o, y); });
       }
 }
 
