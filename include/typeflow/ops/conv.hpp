@@ -59,72 +59,13 @@ template <fixed_string Layer, class InputShape>
 struct conv2d_layer_input_must_be_rank_4_nhwc_with_static_channels {
   static constexpr bool value = false;
 };
+/// layers::conv2d: the layer's name, its input's and kernel's shapes and its options.
+template <fixed_string Layer, class InputShape, class KernelShape, class Padding, class Strides, class Dilations>
+struct conv2d_layer_leaves_no_output {
+  static constexpr bool value = false;
+};
 
 namespace ops::detail {
-
-/// Dim i of S, or `fallback` when S has no dim i (a wrong rank, diagnosed elsewhere).
-template <class S>
-constexpr std::ptrdiff_t dim_or(std::size_t i, std::ptrdiff_t fallback = 1) {
-  return S::rank > i ? S::dims[i] : fallback;
-}
-
-template <class T>
-inline constexpr int conv_option_kind = 0;  // 1 strides, 2 padding, 3 dilations
-template <std::ptrdiff_t H, std::ptrdiff_t W>
-inline constexpr int conv_option_kind<strides<H, W>> = 1;
-template <>
-inline constexpr int conv_option_kind<padding::same> = 2;
-template <>
-inline constexpr int conv_option_kind<padding::valid> = 2;
-template <std::ptrdiff_t H, std::ptrdiff_t W>
-inline constexpr int conv_option_kind<dilations<H, W>> = 3;
-
-template <int Kind, class Default, class... Options>
-struct pick_conv_option {
-  using type = Default;
-};
-template <int Kind, class Default, class O, class... Options>
-struct pick_conv_option<Kind, Default, O, Options...>
-    : std::conditional_t<conv_option_kind<O> == Kind, std::type_identity<O>,
-                         pick_conv_option<Kind, Default, Options...>> {};
-
-/// A convolution's options, and whether it is depthwise.
-template <class Strides, class Padding, class Dilations, bool Depthwise>
-struct conv_spec {
-  using strides_type = Strides;
-  using padding_type = Padding;
-  using dilations_type = Dilations;
-  static constexpr bool depthwise = Depthwise, same = Padding::is_same;
-  static constexpr std::ptrdiff_t sh = Strides::height, sw = Strides::width;
-  static constexpr std::ptrdiff_t dh = Dilations::height, dw = Dilations::width;
-  static constexpr bool steps_ok = sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1;
-};
-
-template <bool Depthwise, class... Options>
-struct conv_options {
-  static constexpr bool ok = ((conv_option_kind<Options> != 0) && ...) &&
-                             ((conv_option_kind<Options> == 1) + ... + 0) <= 1 &&
-                             ((conv_option_kind<Options> == 2) + ... + 0) <= 1 &&
-                             ((conv_option_kind<Options> == 3) + ... + 0) <= 1;
-  using spec = conv_spec<typename pick_conv_option<1, strides<1, 1>, Options...>::type,
-                         typename pick_conv_option<2, padding::valid, Options...>::type,
-                         typename pick_conv_option<3, dilations<1, 1>, Options...>::type, Depthwise>;
-};
-
-/// The shape rule: input SX [N, H, W, C], filter SF [KH, KW, C, O or M].
-template <class Spec, class SX, class SF>
-struct conv_rule {
-  static constexpr bool ranks_ok = SX::rank == 4 && SF::rank == 4 && dim_or<SX>(3) != dyn;
-  static constexpr std::ptrdiff_t x(std::size_t i) { return ranks_ok ? dim_or<SX>(i) : 1; }
-  static constexpr std::ptrdiff_t f(std::size_t i) { return ranks_ok ? dim_or<SF>(i) : 1; }
-  static constexpr bool steps_ok = Spec::steps_ok;
-  static constexpr std::ptrdiff_t oh = steps_ok ? static_window_out(x(1), f(0), Spec::sh, Spec::dh, Spec::same) : 1;
-  static constexpr std::ptrdiff_t ow = steps_ok ? static_window_out(x(2), f(1), Spec::sw, Spec::dw, Spec::same) : 1;
-  static constexpr std::ptrdiff_t channels = Spec::depthwise ? x(3) * f(3) : f(3);
-  static constexpr bool channels_ok = f(2) == x(3);
-  static constexpr bool fits = (oh == dyn || oh > 0) && (ow == dyn || ow > 0);
-  using type = shape<x(0), oh, ow, channels>;
-};
 
 /// The run-time geometry of a convolution of an [n, h, w, c] input with filter shape SF.
 template <class Spec, class SF>
@@ -369,6 +310,31 @@ constexpr auto conv2d_transpose(const V& value, const F& f) {
   }
 }
 
+namespace ops::detail {
+/// The checks of layers::conv2d: those that name the layer, then the op's; true when all pass.
+template <std::size_t Filters, std::ptrdiff_t KH, std::ptrdiff_t KW, fixed_string Name, class SX, class... Options>
+constexpr bool check_conv2d_layer() {
+  using opts = conv_options<false, Options...>;
+  using spec = typename opts::spec;
+  using kernel_shape = shape<KH, KW, dim_or<SX>(3), std::ptrdiff_t(Filters)>;
+  if constexpr (SX::rank != 4 || dim_or<SX>(3) == dyn) {
+    static_assert(conv2d_layer_input_must_be_rank_4_nhwc_with_static_channels<Name, SX>::value,
+                  "layers::conv2d<filters, kh, kw, name>(x): x must be [batch, height, width, channels] "
+                  "with a static number of channels");
+    return false;
+  } else if constexpr (opts::ok && spec::steps_ok && KH >= 1 && KW >= 1 &&
+                       !conv_rule<spec, SX, kernel_shape>::fits) {
+    static_assert(conv2d_layer_leaves_no_output<Name, SX, kernel_shape, typename spec::padding_type,
+                                                typename spec::strides_type, typename spec::dilations_type>::value,
+                  "layers::conv2d<filters, kh, kw, name>(x): the (dilated) kernel is larger than x, so "
+                  "padding::valid leaves no output; use a smaller kernel or padding::same");
+    return false;
+  } else {
+    return check_conv<opts, SX, kernel_shape, Options...>();
+  }
+}
+}  // namespace ops::detail
+
 namespace layers {
 
 /// `conv2d<filters, kh, kw, "name">(x, activation, options...)` is tf.layers.conv2d(x,
@@ -380,10 +346,7 @@ template <std::size_t Filters, std::ptrdiff_t KH, std::ptrdiff_t KW = KH, fixed_
           class Activation = activation::linear_t, class... Options>
 auto conv2d(const X& x, Activation act = {}, Options...) {
   using SX = shape_of<X>;
-  if constexpr (SX::rank != 4 || ops::detail::dim_or<SX>(3) == dyn) {
-    static_assert(conv2d_layer_input_must_be_rank_4_nhwc_with_static_channels<Name, SX>::value,
-                  "layers::conv2d<filters, kh, kw, name>(x): x must be [batch, height, width, channels] "
-                  "with a static number of channels");
+  if constexpr (!ops::detail::check_conv2d_layer<Filters, KH, KW, Name, SX, Options...>()) {
     return x;
   } else {
     using T = value_type_of<X>;

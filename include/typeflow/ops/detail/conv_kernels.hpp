@@ -1,6 +1,7 @@
-// typeflow/ops/detail/conv_kernels.hpp — the loops of the convolutions over NHWC images
-// (ops/conv.hpp): conv2d and its two gradients through im2col / col2im and one gemm per
-// chunk of images, depthwise_conv2d and its gradients as direct loops.
+// typeflow/ops/detail/conv_kernels.hpp — the internals of the convolutions over NHWC images
+// (ops/conv.hpp): their options and static shape rule, and their loops: conv2d and its two
+// gradients through im2col / col2im and one gemm per chunk of images, depthwise_conv2d and
+// its gradients as direct loops.
 //
 // Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
 // depthwise [KH, KW, C, M]); an output y [N, OH, OW, O] (depthwise: [N, OH, OW, C * M],
@@ -11,11 +12,82 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
+#include "typeflow/core/shape.hpp"
+#include "typeflow/ops/detail/window.hpp"
 #include "typeflow/ops/matmul.hpp"
 
 namespace typeflow::ops::detail {
+
+// --- at compile time: the options and the shape rule ------------------------------------
+
+/// Dim i of S, or `fallback` when S has no dim i (a wrong rank, diagnosed elsewhere).
+template <class S>
+constexpr std::ptrdiff_t dim_or(std::size_t i, std::ptrdiff_t fallback = 1) {
+  return S::rank > i ? S::dims[i] : fallback;
+}
+
+template <class T>
+inline constexpr int conv_option_kind = 0;  // 1 strides, 2 padding, 3 dilations
+template <std::ptrdiff_t H, std::ptrdiff_t W>
+inline constexpr int conv_option_kind<strides<H, W>> = 1;
+template <>
+inline constexpr int conv_option_kind<padding::same> = 2;
+template <>
+inline constexpr int conv_option_kind<padding::valid> = 2;
+template <std::ptrdiff_t H, std::ptrdiff_t W>
+inline constexpr int conv_option_kind<dilations<H, W>> = 3;
+
+template <int Kind, class Default, class... Options>
+struct pick_conv_option {
+  using type = Default;
+};
+template <int Kind, class Default, class O, class... Options>
+struct pick_conv_option<Kind, Default, O, Options...>
+    : std::conditional_t<conv_option_kind<O> == Kind, std::type_identity<O>,
+                         pick_conv_option<Kind, Default, Options...>> {};
+
+/// A convolution's options, and whether it is depthwise.
+template <class Strides, class Padding, class Dilations, bool Depthwise>
+struct conv_spec {
+  using strides_type = Strides;
+  using padding_type = Padding;
+  using dilations_type = Dilations;
+  static constexpr bool depthwise = Depthwise, same = Padding::is_same;
+  static constexpr std::ptrdiff_t sh = Strides::height, sw = Strides::width;
+  static constexpr std::ptrdiff_t dh = Dilations::height, dw = Dilations::width;
+  static constexpr bool steps_ok = sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1;
+};
+
+template <bool Depthwise, class... Options>
+struct conv_options {
+  static constexpr bool ok = ((conv_option_kind<Options> != 0) && ...) &&
+                             ((conv_option_kind<Options> == 1) + ... + 0) <= 1 &&
+                             ((conv_option_kind<Options> == 2) + ... + 0) <= 1 &&
+                             ((conv_option_kind<Options> == 3) + ... + 0) <= 1;
+  using spec = conv_spec<typename pick_conv_option<1, strides<1, 1>, Options...>::type,
+                         typename pick_conv_option<2, padding::valid, Options...>::type,
+                         typename pick_conv_option<3, dilations<1, 1>, Options...>::type, Depthwise>;
+};
+
+/// The shape rule: input SX [N, H, W, C], filter SF [KH, KW, C, O or M].
+template <class Spec, class SX, class SF>
+struct conv_rule {
+  static constexpr bool ranks_ok = SX::rank == 4 && SF::rank == 4 && dim_or<SX>(3) != dyn;
+  static constexpr std::ptrdiff_t x(std::size_t i) { return ranks_ok ? dim_or<SX>(i) : 1; }
+  static constexpr std::ptrdiff_t f(std::size_t i) { return ranks_ok ? dim_or<SF>(i) : 1; }
+  static constexpr bool steps_ok = Spec::steps_ok;
+  static constexpr std::ptrdiff_t oh = steps_ok ? static_window_out(x(1), f(0), Spec::sh, Spec::dh, Spec::same) : 1;
+  static constexpr std::ptrdiff_t ow = steps_ok ? static_window_out(x(2), f(1), Spec::sw, Spec::dw, Spec::same) : 1;
+  static constexpr std::ptrdiff_t channels = Spec::depthwise ? x(3) * f(3) : f(3);
+  static constexpr bool channels_ok = f(2) == x(3);
+  static constexpr bool fits = (oh == dyn || oh > 0) && (ow == dyn || ow > 0);
+  using type = shape<x(0), oh, ow, channels>;
+};
+
+// --- at run time: the geometry and the loops ---------------------------------------------
 
 /// One convolution's sizes at run time. pad_top / pad_left are TensorFlow's SAME split
 /// (window_dim::pad_before), 0 for VALID.
