@@ -19,6 +19,7 @@
 #include "typeflow/ops/broadcast_gradient.hpp"
 #include "typeflow/ops/compare.hpp"
 #include "typeflow/ops/concat.hpp"
+#include "typeflow/ops/conv.hpp"
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/dense.hpp"
 #include "typeflow/ops/expand.hpp"

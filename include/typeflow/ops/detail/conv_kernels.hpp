@@ -1,0 +1,305 @@
+// typeflow/ops/detail/conv_kernels.hpp — the internals of the convolutions over NHWC images
+// (ops/conv.hpp): their options and static shape rule, and their loops: conv2d and its two
+// gradients through im2col / col2im and one gemm per chunk of images, depthwise_conv2d and
+// its gradients as direct loops.
+//
+// Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
+// depthwise [KH, KW, C, M]); an output y [N, OH, OW, O] (depthwise: [N, OH, OW, C * M],
+// channel c * M + m). im2col writes one row per output position (n, oh, ow) holding the
+// KH * KW * C input values under the filter, in the filter's (kh, kw, c) order, zeros where
+// the window hangs over the padding; so y = col * f, a [P, K] x [K, O] product.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "typeflow/core/shape.hpp"
+#include "typeflow/ops/detail/window.hpp"
+#include "typeflow/ops/matmul.hpp"
+
+namespace typeflow::ops::detail {
+
+// --- at compile time: the options and the shape rule ------------------------------------
+
+/// Dim i of S, or `fallback` when S has no dim i (a wrong rank, diagnosed elsewhere).
+template <class S>
+constexpr std::ptrdiff_t dim_or(std::size_t i, std::ptrdiff_t fallback = 1) {
+  return S::rank > i ? S::dims[i] : fallback;
+}
+
+template <class T>
+inline constexpr int conv_option_kind = 0;  // 1 strides, 2 padding, 3 dilations
+template <std::ptrdiff_t H, std::ptrdiff_t W>
+inline constexpr int conv_option_kind<strides<H, W>> = 1;
+template <>
+inline constexpr int conv_option_kind<padding::same> = 2;
+template <>
+inline constexpr int conv_option_kind<padding::valid> = 2;
+template <std::ptrdiff_t H, std::ptrdiff_t W>
+inline constexpr int conv_option_kind<dilations<H, W>> = 3;
+
+template <int Kind, class Default, class... Options>
+struct pick_conv_option {
+  using type = Default;
+};
+template <int Kind, class Default, class O, class... Options>
+struct pick_conv_option<Kind, Default, O, Options...>
+    : std::conditional_t<conv_option_kind<O> == Kind, std::type_identity<O>,
+                         pick_conv_option<Kind, Default, Options...>> {};
+
+/// A convolution's options, and whether it is depthwise.
+template <class Strides, class Padding, class Dilations, bool Depthwise>
+struct conv_spec {
+  using strides_type = Strides;
+  using padding_type = Padding;
+  using dilations_type = Dilations;
+  static constexpr bool depthwise = Depthwise, same = Padding::is_same;
+  static constexpr std::ptrdiff_t sh = Strides::height, sw = Strides::width;
+  static constexpr std::ptrdiff_t dh = Dilations::height, dw = Dilations::width;
+  static constexpr bool steps_ok = sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1;
+};
+
+template <bool Depthwise, class... Options>
+struct conv_options {
+  static constexpr bool ok = ((conv_option_kind<Options> != 0) && ...) &&
+                             ((conv_option_kind<Options> == 1) + ... + 0) <= 1 &&
+                             ((conv_option_kind<Options> == 2) + ... + 0) <= 1 &&
+                             ((conv_option_kind<Options> == 3) + ... + 0) <= 1;
+  using spec = conv_spec<typename pick_conv_option<1, strides<1, 1>, Options...>::type,
+                         typename pick_conv_option<2, padding::valid, Options...>::type,
+                         typename pick_conv_option<3, dilations<1, 1>, Options...>::type, Depthwise>;
+};
+
+/// The shape rule: input SX [N, H, W, C], filter SF [KH, KW, C, O or M].
+template <class Spec, class SX, class SF>
+struct conv_rule {
+  static constexpr bool ranks_ok = SX::rank == 4 && SF::rank == 4 && dim_or<SX>(3) != dyn;
+  static constexpr std::ptrdiff_t x(std::size_t i) { return ranks_ok ? dim_or<SX>(i) : 1; }
+  static constexpr std::ptrdiff_t f(std::size_t i) { return ranks_ok ? dim_or<SF>(i) : 1; }
+  static constexpr bool steps_ok = Spec::steps_ok;
+  static constexpr std::ptrdiff_t oh = steps_ok ? static_window_out(x(1), f(0), Spec::sh, Spec::dh, Spec::same) : 1;
+  static constexpr std::ptrdiff_t ow = steps_ok ? static_window_out(x(2), f(1), Spec::sw, Spec::dw, Spec::same) : 1;
+  static constexpr std::ptrdiff_t channels = Spec::depthwise ? x(3) * f(3) : f(3);
+  static constexpr bool channels_ok = f(2) == x(3);
+  static constexpr bool fits = (oh == dyn || oh > 0) && (ow == dyn || ow > 0);
+  using type = shape<x(0), oh, ow, channels>;
+};
+
+// --- at run time: the geometry and the loops ---------------------------------------------
+
+/// One convolution's sizes at run time. pad_top / pad_left are TensorFlow's SAME split
+/// (window_dim::pad_before), 0 for VALID.
+struct conv_geometry {
+  std::size_t n, h, w, c;  // the input
+  std::size_t kh, kw, o;   // the filter: taps, and its last dim (O, or M for depthwise)
+  std::size_t oh, ow;      // the output positions
+  std::size_t sh, sw, dh, dw;
+  std::ptrdiff_t pad_top, pad_left;
+
+  std::size_t k() const { return kh * kw * c; }
+  std::size_t positions() const { return oh * ow; }
+  /// A 1x1 filter at stride 1 reads each pixel once, unpadded: x itself is the im2col matrix.
+  bool pointwise() const { return kh == 1 && kw == 1 && sh == 1 && sw == 1 && oh == h && ow == w; }
+};
+
+/// A grow-only scratch buffer per thread and element type: only the first runs (and a
+/// run with a bigger convolution) allocate.
+template <class T>
+T* conv_scratch(std::size_t size) {
+  thread_local std::vector<T> buffer;
+  if (buffer.size() < size) buffer.resize(size);
+  return buffer.data();
+}
+
+/// How many images one im2col buffer holds: about 2^20 elements, at least one image.
+inline std::size_t conv_chunk(const conv_geometry& g) {
+  const std::size_t per_image = std::max<std::size_t>(1, g.positions() * g.k());
+  return std::max<std::size_t>(1, (std::size_t{1} << 20) / per_image);
+}
+
+/// Calls f(input offset of pixel (ih, iw), offset of the tap (i, j) in a row of K) for each
+/// tap of output position (oh, ow) inside the image; taps in the padding are skipped.
+template <class F>
+void conv_for_taps(const conv_geometry& g, std::size_t oh, std::size_t ow, F&& f) {
+  for (std::size_t i = 0; i < g.kh; ++i) {
+    const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+    if (ih < 0 || ih >= std::ptrdiff_t(g.h)) continue;
+    for (std::size_t j = 0; j < g.kw; ++j) {
+      const std::ptrdiff_t iw = std::ptrdiff_t(ow * g.sw + j * g.dw) - g.pad_left;
+      if (iw < 0 || iw >= std::ptrdiff_t(g.w)) continue;
+      f((std::size_t(ih) * g.w + std::size_t(iw)) * g.c, (i * g.kw + j) * g.c);
+    }
+  }
+}
+
+/// The taps of one filter row i at output position (oh, ow): [j0, j1) are inside the image,
+/// the others in the padding; tap j reads the c values from in + (j - j0) dw c.
+struct conv_row_span {
+  bool inside;
+  std::size_t j0, j1, in;
+};
+inline conv_row_span conv_row(const conv_geometry& g, std::size_t oh, std::size_t ow, std::size_t i) {
+  const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+  if (ih < 0 || ih >= std::ptrdiff_t(g.h)) return {false, 0, 0, 0};
+  const std::ptrdiff_t iw0 = std::ptrdiff_t(ow * g.sw) - g.pad_left, dw = std::ptrdiff_t(g.dw);
+  std::ptrdiff_t j0 = 0, j1 = std::ptrdiff_t(g.kw);
+  while (j0 < j1 && iw0 + j0 * dw < 0) ++j0;
+  while (j1 > j0 && iw0 + (j1 - 1) * dw >= std::ptrdiff_t(g.w)) --j1;
+  if (j0 == j1) return {true, 0, 0, 0};
+  return {true, std::size_t(j0), std::size_t(j1), (std::size_t(ih) * g.w + std::size_t(iw0 + j0 * dw)) * g.c};
+}
+
+/// col [images * OH * OW, K] from `images` images starting at x: per filter row, one copy
+/// of the taps inside the image (contiguous for dilation 1), zeros for the others.
+template <class T>
+void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
+  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
+  for (std::size_t b = 0; b < images; ++b) {
+    const T* xb = x + b * g.h * g.w * c;
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
+        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
+          const conv_row_span r = conv_row(g, oh, ow, i);
+          if (!r.inside || r.j0 == r.j1) {
+            std::fill(row, row + rowlen, T(0));
+            continue;
+          }
+          std::fill(row, row + r.j0 * c, T(0));
+          if (g.dw == 1) {
+            std::copy(xb + r.in, xb + r.in + (r.j1 - r.j0) * c, row + r.j0 * c);
+          } else {
+            for (std::size_t j = r.j0; j < r.j1; ++j)
+              std::copy(xb + r.in + (j - r.j0) * step, xb + r.in + (j - r.j0) * step + c, row + j * c);
+          }
+          std::fill(row + r.j1 * c, row + rowlen, T(0));
+        }
+      }
+  }
+}
+
+/// dx += col2im(col) for `images` images starting at dx.
+template <class T>
+void col2im_add(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
+  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
+  for (std::size_t b = 0; b < images; ++b) {
+    T* db = dx + b * g.h * g.w * c;
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        const T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
+        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
+          const conv_row_span r = conv_row(g, oh, ow, i);
+          for (std::size_t j = r.j0; j < r.j1; ++j) {
+            T* d = db + r.in + (j - r.j0) * step;
+            const T* s = row + j * c;
+            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += s[ch];
+          }
+        }
+      }
+  }
+}
+
+/// y = conv2d(x, f): per chunk of images, y_chunk = im2col(x_chunk) f.
+template <class T>
+void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.pointwise()) {
+    gemm<T>(false, false, g.n * p, g.o, k, T(1), x, k, f, g.o, T(0), y, g.o);
+    return;
+  }
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    im2col(g, x + b * g.h * g.w * g.c, images, col);
+    gemm<T>(false, false, images * p, g.o, k, T(1), col, k, f, g.o, T(0), y + b * p * g.o, g.o);
+  }
+}
+
+/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T).
+template <class T>
+void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.pointwise()) {
+    gemm<T>(false, true, g.n * p, k, g.o, T(1), dy, g.o, f, g.o, T(0), dx, k);
+    return;
+  }
+  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    gemm<T>(false, true, images * p, k, g.o, T(1), dy + b * p * g.o, g.o, f, g.o, T(0), col, k);
+    col2im_add(g, col, images, dx + b * g.h * g.w * g.c);
+  }
+}
+
+/// df = Conv2DBackpropFilter(x, dy): the sum over chunks of im2col(x_chunk)^T dy_chunk.
+template <class T>
+void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
+  const std::size_t k = g.k(), p = g.positions();
+  if (g.n == 0) {
+    std::fill(df, df + k * g.o, T(0));
+    return;
+  }
+  if (g.pointwise()) {
+    gemm<T>(true, false, k, g.o, g.n * p, T(1), x, k, dy, g.o, T(0), df, g.o);
+    return;
+  }
+  const std::size_t chunk = conv_chunk(g);
+  T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
+  for (std::size_t b = 0; b < g.n; b += chunk) {
+    const std::size_t images = std::min(chunk, g.n - b);
+    im2col(g, x + b * g.h * g.w * g.c, images, col);
+    gemm<T>(true, false, k, g.o, images * p, T(1), col, k, dy + b * p * g.o, g.o, b == 0 ? T(0) : T(1), df, g.o);
+  }
+}
+
+/// Calls f(x offset of the pixel, filter offset of the tap, y offset of the position) for
+/// every (image, output position, tap inside the image) of a depthwise convolution; each
+/// offset is that of channel 0 (the filter's and y's hold C * M values there).
+template <class F>
+void depthwise_for_each(const conv_geometry& g, F&& f) {
+  const std::size_t cm = g.c * g.o;
+  for (std::size_t b = 0; b < g.n; ++b)
+    for (std::size_t oh = 0; oh < g.oh; ++oh)
+      for (std::size_t ow = 0; ow < g.ow; ++ow) {
+        const std::size_t y = ((b * g.oh + oh) * g.ow + ow) * cm;
+        conv_for_taps(g, oh, ow, [&](std::size_t in, std::size_t tap) { f(b * g.h * g.w * g.c + in, tap * g.o, y); });
+      }
+}
+
+/// y[.., c * M + m] = sum over taps of x[.., c] f[tap, c, m].
+template <class T>
+void depthwise_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
+  std::fill(y, y + g.n * g.positions() * g.c * g.o, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch)
+      for (std::size_t m = 0; m < g.o; ++m) y[yi + ch * g.o + m] += x[xi + ch] * f[fi + ch * g.o + m];
+  });
+}
+
+template <class T>
+void depthwise_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
+  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch) {
+      T acc(0);
+      for (std::size_t m = 0; m < g.o; ++m) acc += dy[yi + ch * g.o + m] * f[fi + ch * g.o + m];
+      dx[xi + ch] += acc;
+    }
+  });
+}
+
+template <class T>
+void depthwise_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
+  std::fill(df, df + g.k() * g.o, T(0));
+  depthwise_for_each(g, [&](std::size_t xi, std::size_t fi, std::size_t yi) {
+    for (std::size_t ch = 0; ch < g.c; ++ch)
+      for (std::size_t m = 0; m < g.o; ++m) df[fi + ch * g.o + m] += x[xi + ch] * dy[yi + ch * g.o + m];
+  });
+}
+
+}  // namespace typeflow::ops::detail

@@ -1,0 +1,116 @@
+// The gradient rules of the convolutions (ops/conv.hpp) against central finite differences
+// (tests/autodiff/fd_check.hpp), in double, through loss = reduce_sum(op(x, f) * w) with
+// random w: with respect to the input (Conv2DBackpropInput, or conv2d for conv2d_transpose)
+// and to the filter (Conv2DBackpropFilter); then the rules of those gradient nodes
+// themselves, through reduce_sum(gradient(loss, x) * u) and reduce_sum(gradient(loss, f) * v).
+// Strides, SAME and VALID over odd sizes, dilations, the 1x1 gemm path, and dynamic dims.
+#include <doctest/doctest.h>
+
+#include <typeflow/typeflow.hpp>
+
+#include "../autodiff/fd_check.hpp"
+
+namespace tf = typeflow;
+using fd_check::check_gradient;
+using tf::dyn;
+using tf::shape;
+using same = tf::padding::same;
+
+namespace {
+
+/// A fetched value with the same shape and fresh uniform values (for w, u, v).
+template <class V>
+V like(const V& v) {
+  return fd_check::fill_uniform(V(v));
+}
+
+/// Checks d/dx and d/df of reduce_sum(op(x, f) * w), then the derivatives of those two
+/// gradients (second order: the gradient nodes' own rules) with respect to each of their
+/// inputs. x0's shape gives x's when SX has dynamic dims.
+template <class SX, class SF, class Op>
+void check_conv_gradients(Op op, const fd_check::value_t<SX>& x0) {
+  auto x = tf::placeholder<"gx", double, SX>();
+  auto f = tf::placeholder<"gf", double, SF>();
+  auto y = op(x, f);
+  using SY = tf::shape_of<decltype(y)>;
+  auto w = tf::placeholder<"gw", double, SY>();
+  auto loss = tf::reduce_sum(y * w);
+  const auto f0 = fd_check::uniform<SF>();
+  tf::session sess(loss);
+  const fd_check::value_t<SY> w0 = like(fd_check::value_t<SY>(sess.run(y, tf::feed(x, x0), tf::feed(f, f0))));
+  {
+    INFO("d loss / d x");
+    check_gradient(sess, loss, x, x0, tf::feed(f, f0), tf::feed(w, w0));
+  }
+  {
+    INFO("d loss / d filter");
+    check_gradient(sess, loss, f, f0, tf::feed(x, x0), tf::feed(w, w0));
+  }
+  auto u = tf::placeholder<"gu", double, SX>();
+  auto v = tf::placeholder<"gv", double, SF>();
+  auto loss_x = tf::reduce_sum(tf::gradient(loss, x) * u);
+  auto loss_f = tf::reduce_sum(tf::gradient(loss, f) * v);
+  const auto u0 = like(x0);
+  const auto v0 = fd_check::uniform<SF>();
+  {
+    INFO("second order: the input gradient's rules, with respect to the filter and to w");
+    check_gradient(sess, loss_x, f, f0, tf::feed(x, x0), tf::feed(w, w0), tf::feed(u, u0));
+    check_gradient(sess, loss_x, w, w0, tf::feed(x, x0), tf::feed(f, f0), tf::feed(u, u0));
+  }
+  {
+    INFO("second order: the filter gradient's rules, with respect to x and to w");
+    check_gradient(sess, loss_f, x, x0, tf::feed(f, f0), tf::feed(w, w0), tf::feed(v, v0));
+    check_gradient(sess, loss_f, w, w0, tf::feed(x, x0), tf::feed(f, f0), tf::feed(v, v0));
+  }
+}
+
+template <class SX, class SF, class Op>
+void check_conv_gradients(Op op) {
+  check_conv_gradients<SX, SF>(op, fd_check::uniform<SX>());
+}
+
+}  // namespace
+
+TEST_CASE("conv2d VALID, stride 1, 3x3 over [2, 5, 4, 2]") {
+  check_conv_gradients<shape<2, 5, 4, 2>, shape<3, 3, 2, 3>>([](auto x, auto f) { return tf::conv2d(x, f); });
+}
+
+TEST_CASE("conv2d SAME, strides (2, 3), odd sizes (pad split with the extra after)") {
+  check_conv_gradients<shape<1, 5, 7, 2>, shape<3, 2, 2, 2>>(
+      [](auto x, auto f) { return tf::conv2d<same, tf::strides<2, 3>>(x, f); });
+}
+
+TEST_CASE("conv2d VALID with dilations (2, 1), SAME with dilations (1, 2)") {
+  check_conv_gradients<shape<1, 6, 5, 2>, shape<2, 3, 2, 2>>(
+      [](auto x, auto f) { return tf::conv2d<tf::dilations<2, 1>>(x, f); });
+  check_conv_gradients<shape<1, 5, 5, 1>, shape<3, 2, 1, 2>>(
+      [](auto x, auto f) { return tf::conv2d<tf::dilations<1, 2>, same, tf::strides<2>>(x, f); });
+}
+
+TEST_CASE("conv2d 1x1 stride 1 (one gemm over the batch)") {
+  check_conv_gradients<shape<2, 3, 3, 3>, shape<1, 1, 3, 2>>([](auto x, auto f) { return tf::conv2d<same>(x, f); });
+}
+
+TEST_CASE("conv2d with a dynamic batch, and with dynamic height and width") {
+  auto x0 = fd_check::fill_uniform(xt::xtensor<double, 4>::from_shape({2, 4, 5, 2}));
+  check_conv_gradients<shape<dyn, 4, 5, 2>, shape<2, 2, 2, 2>>(
+      [](auto x, auto f) { return tf::conv2d<tf::strides<2>, same>(x, f); }, x0);
+  check_conv_gradients<shape<dyn, dyn, dyn, 2>, shape<2, 2, 2, 2>>(
+      [](auto x, auto f) { return tf::conv2d<tf::strides<2>>(x, f); }, x0);
+}
+
+TEST_CASE("depthwise_conv2d: VALID, and SAME stride 2 with a channel multiplier of 2") {
+  check_conv_gradients<shape<2, 4, 4, 2>, shape<2, 3, 2, 1>>([](auto x, auto f) { return tf::depthwise_conv2d(x, f); });
+  check_conv_gradients<shape<1, 5, 5, 2>, shape<3, 3, 2, 2>>(
+      [](auto x, auto f) { return tf::depthwise_conv2d<same, tf::strides<2>>(x, f); });
+  auto x0 = fd_check::fill_uniform(xt::xtensor<double, 4>::from_shape({2, 3, 4, 2}));
+  check_conv_gradients<shape<dyn, dyn, dyn, 2>, shape<2, 2, 2, 1>>(
+      [](auto x, auto f) { return tf::depthwise_conv2d<tf::dilations<1, 2>>(x, f); }, x0);
+}
+
+TEST_CASE("conv2d_transpose: VALID stride 2 and SAME stride 2 to an odd size") {
+  check_conv_gradients<shape<1, 2, 2, 3>, shape<3, 3, 2, 3>>(
+      [](auto v, auto f) { return tf::conv2d_transpose<shape<1, 5, 5, 2>, tf::strides<2>>(v, f); });
+  check_conv_gradients<shape<2, 3, 2, 2>, shape<2, 3, 1, 2>>(
+      [](auto v, auto f) { return tf::conv2d_transpose<shape<2, 5, 4, 1>, tf::strides<2>, same>(v, f); });
+}

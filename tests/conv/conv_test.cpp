@@ -1,0 +1,229 @@
+// conv2d, depthwise_conv2d and conv2d_transpose (ops/conv.hpp): the forward values of
+// TensorFlow's own tests (conv_ops_test.py, depthwise_conv_op_test.py, and the
+// Conv2DBackpropInput cases of compiler/tests/conv2d_test.py for conv2d_transpose), whose
+// inputs are 1, 2, 3, ... in row-major order; the static shape rule; a dynamic batch and
+// dynamic spatial dims; layers::conv2d's names; and no heap allocation in a steady run of a
+// conv2d training step.
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <vector>
+
+#include <typeflow/typeflow.hpp>
+
+#include "../support/allocation_counter.hpp"
+
+namespace tf = typeflow;
+using tf::dyn;
+using tf::shape;
+
+namespace {
+
+/// A value of static shape S holding 1, 2, 3, ...
+template <class T, class S>
+tf::storage_t<T, S> iota() {
+  tf::storage_t<T, S> v;
+  std::iota(v.begin(), v.end(), T(1));
+  return v;
+}
+
+template <class V>
+std::vector<double> values(const V& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+/// tf.nn.conv2d(x, f, options) with x and f holding 1, 2, 3, ..., as conv_ops_test.py's
+/// _VerifyValues builds them; the result's elements.
+template <class SX, class SF, class... Options>
+std::vector<double> conv_of_iota() {
+  auto x = tf::placeholder<"x", float, SX>();
+  auto f = tf::placeholder<"f", float, SF>();
+  auto y = tf::conv2d<Options...>(x, f);
+  tf::session sess(y);
+  return values(sess.run(y, tf::feed(x, iota<float, SX>()), tf::feed(f, iota<float, SF>())));
+}
+
+void check_values(const std::vector<double>& got, const std::vector<double>& expected) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO("element " << i);
+    CHECK(got[i] == doctest::Approx(expected[i]));
+  }
+}
+
+/// The output shape of conv2d<Options...> of placeholders of shapes SX and SF.
+template <class SX, class SF, class... Options>
+using conv_shape = tf::shape_of<decltype(tf::conv2d<Options...>(tf::placeholder<"x", float, SX>(),
+                                                                 tf::placeholder<"f", float, SF>()))>;
+
+}  // namespace
+
+// --- the static shape rule: TensorFlow's GetWindowedOutputSize --------------------------
+using same = tf::padding::same;
+using valid = tf::padding::valid;
+static_assert(std::is_same_v<conv_shape<shape<1, 2, 3, 3>, shape<2, 2, 3, 3>>, shape<1, 1, 2, 3>>);
+static_assert(std::is_same_v<conv_shape<shape<1, 2, 3, 3>, shape<2, 2, 3, 3>, tf::strides<2>, same>, shape<1, 1, 2, 3>>);
+// odd sizes: VALID ceil((7 - 3 + 1) / 2) = 3, SAME ceil(7 / 2) = 4; width 6: 2 and 3.
+static_assert(std::is_same_v<conv_shape<shape<2, 7, 6, 1>, shape<3, 3, 1, 4>, tf::strides<2>>, shape<2, 3, 2, 4>>);
+static_assert(std::is_same_v<conv_shape<shape<2, 7, 6, 1>, shape<3, 3, 1, 4>, same, tf::strides<2>>, shape<2, 4, 3, 4>>);
+// strides and dilations per dimension; a dilated 3x3 spans 5 (rate 2): VALID 9 - 5 + 1 = 5.
+static_assert(std::is_same_v<conv_shape<shape<1, 9, 9, 2>, shape<3, 3, 2, 1>, tf::dilations<2, 1>>, shape<1, 5, 7, 1>>);
+static_assert(std::is_same_v<conv_shape<shape<1, 9, 9, 2>, shape<3, 3, 2, 1>, tf::strides<3, 1>, same>, shape<1, 3, 9, 1>>);
+// dynamic batch and spatial dims stay dynamic.
+static_assert(std::is_same_v<conv_shape<shape<dyn, 28, dyn, 1>, shape<5, 5, 1, 8>, same>, shape<dyn, 28, dyn, 8>>);
+static_assert(std::is_same_v<tf::shape_of<decltype(tf::depthwise_conv2d(tf::placeholder<"x", float, shape<1, 2, 3, 2>>(),
+                                                                        tf::placeholder<"f", float, shape<2, 2, 2, 3>>()))>,
+                             shape<1, 1, 2, 6>>);
+
+TEST_CASE("conv2d: conv_ops_test.py testConv2D1x1Filter (one gemm, no im2col)") {
+  check_values(conv_of_iota<shape<1, 2, 3, 3>, shape<1, 1, 3, 3>>(),
+               {30.0, 36.0, 42.0, 66.0, 81.0, 96.0, 102.0, 126.0, 150.0, 138.0, 171.0, 204.0, 174.0, 216.0, 258.0,
+                210.0, 261.0, 312.0});
+}
+
+TEST_CASE("conv2d: testConv2D2x2Filter and testConv2D1x2Filter") {
+  check_values(conv_of_iota<shape<1, 2, 3, 3>, shape<2, 2, 3, 3>>(), {2271.0, 2367.0, 2463.0, 2901.0, 3033.0, 3165.0});
+  check_values(conv_of_iota<shape<1, 2, 3, 3>, shape<1, 2, 3, 3>>(),
+               {231.0, 252.0, 273.0, 384.0, 423.0, 462.0, 690.0, 765.0, 840.0, 843.0, 936.0, 1029.0});
+}
+
+TEST_CASE("conv2d: testConv2D2x2FilterStride2 and testConv2D2x2FilterStride2Same") {
+  check_values(conv_of_iota<shape<1, 2, 3, 3>, shape<2, 2, 3, 3>, tf::strides<2>>(), {2271.0, 2367.0, 2463.0});
+  check_values(conv_of_iota<shape<1, 2, 3, 3>, shape<2, 2, 3, 3>, tf::strides<2>, same>(),
+               {2271.0, 2367.0, 2463.0, 1230.0, 1305.0, 1380.0});
+}
+
+TEST_CASE("conv2d: testConv2DKernelSmallerThanStrideValid and Same (TensorFlow's SAME pad split)") {
+  check_values(conv_of_iota<shape<1, 7, 7, 1>, shape<2, 2, 1, 1>, tf::strides<3>>(), {65, 95, 275, 305});
+  check_values(conv_of_iota<shape<1, 3, 3, 1>, shape<1, 1, 1, 1>, tf::strides<2>, same>(), {1, 3, 7, 9});
+  check_values(conv_of_iota<shape<1, 4, 4, 1>, shape<1, 1, 1, 1>, tf::strides<2>, same>(), {1, 3, 9, 11});
+  // total padding 1 per dimension, all of it after (TensorFlow pads the smaller half first).
+  check_values(conv_of_iota<shape<1, 4, 4, 1>, shape<2, 2, 1, 1>, tf::strides<3>, same>(), {44, 28, 41, 16});
+}
+
+TEST_CASE("conv2d: testConv2DKernelSizeMatchesInputSize") {
+  check_values(conv_of_iota<shape<1, 2, 2, 1>, shape<2, 2, 1, 2>>(), {50, 60});
+}
+
+TEST_CASE("conv2d: dilations are TensorFlow's atrous convolution (testConv2D2x2Filter with rate 2)") {
+  // x [1, 3, 3, 1] = 1..9, f [2, 2, 1, 1] = 1..4 dilated by 2 spans 3x3: one output
+  // 1*1 + 2*3 + 3*7 + 4*9 = 64.
+  check_values(conv_of_iota<shape<1, 3, 3, 1>, shape<2, 2, 1, 1>, tf::dilations<2>>(), {64});
+  // SAME with dilation 2 over 3x3: total padding 2, 1 before; positions read the taps
+  // (i - 1 + 2a, j - 1 + 2b) that fall inside.
+  check_values(conv_of_iota<shape<1, 3, 3, 1>, shape<2, 2, 1, 1>, tf::dilations<2>, same>(),
+               {4 * 5, 3 * 4 + 4 * 6, 3 * 5, 2 * 2 + 4 * 8, 1 * 1 + 2 * 3 + 3 * 7 + 4 * 9, 1 * 2 + 3 * 8,
+                2 * 5, 1 * 4 + 2 * 6, 1 * 5});
+}
+
+TEST_CASE("conv2d: a dynamic batch and dynamic spatial dims, computed at run time") {
+  auto x = tf::placeholder<"x", double, shape<dyn, dyn, dyn, 3>>();
+  auto f = tf::placeholder<"f", double, shape<2, 2, 3, 3>>();
+  auto y = tf::conv2d<tf::strides<2>, same>(x, f);
+  tf::session sess(y);
+  // two copies of testConv2D2x2FilterStride2Same's image: each gives its values.
+  xt::xtensor<double, 4> xv = xt::xtensor<double, 4>::from_shape({2, 2, 3, 3});
+  for (std::size_t i = 0; i < xv.size(); ++i) xv.flat(i) = double(i % 18 + 1);
+  const auto out = sess.run(y, tf::feed(x, xv), tf::feed(f, iota<double, shape<2, 2, 3, 3>>()));
+  REQUIRE(out.shape() == std::array<std::size_t, 4>{2, 1, 2, 3});
+  check_values(values(out), {2271.0, 2367.0, 2463.0, 1230.0, 1305.0, 1380.0, 2271.0, 2367.0, 2463.0, 1230.0, 1305.0,
+                             1380.0});
+  // VALID with a run-time input smaller than the filter: an error naming the op.
+  auto v = tf::conv2d(x, f);
+  tf::session vs(v);
+  const auto tiny = xt::xtensor<double, 4>::from_shape({1, 1, 3, 3});
+  CHECK_THROWS_WITH_AS(vs.run(v, tf::feed(x, tiny), tf::feed(f, iota<double, shape<2, 2, 3, 3>>())),
+                       doctest::Contains("Conv2D"), tf::invalid_argument_error);
+}
+
+TEST_CASE("depthwise_conv2d: depthwise_conv_op_test.py testConv2D2x2Filter") {
+  auto x = tf::placeholder<"x", float, shape<1, 2, 3, 2>>();
+  auto f = tf::placeholder<"f", float, shape<2, 2, 2, 2>>();
+  auto y = tf::depthwise_conv2d(x, f);
+  tf::session sess(y);
+  const auto out = sess.run(y, tf::feed(x, iota<float, shape<1, 2, 3, 2>>()), tf::feed(f, iota<float, shape<2, 2, 2, 2>>()));
+  check_values(values(out), {196, 216, 272, 296, 252, 280, 344, 376});
+}
+
+TEST_CASE("conv2d_transpose: Conv2DBackpropInput values of compiler/tests/conv2d_test.py") {
+  // input_sizes [1, 3, 5, 1], filter [1, 3, 1, 1] = 1..3, out_backprop [1, 2, 2, 1] = 1..4, VALID stride 2.
+  auto v = tf::placeholder<"v", float, shape<1, 2, 2, 1>>();
+  auto f = tf::placeholder<"f", float, shape<1, 3, 1, 1>>();
+  auto y = tf::conv2d_transpose<shape<1, 3, 5, 1>, tf::strides<2>>(v, f);
+  static_assert(std::is_same_v<tf::shape_of<decltype(y)>, shape<1, 3, 5, 1>>);
+  tf::session sess(y);
+  check_values(values(sess.run(y, tf::feed(v, iota<float, shape<1, 2, 2, 1>>()), tf::feed(f, iota<float, shape<1, 3, 1, 1>>()))),
+               {1, 2, 5, 4, 6, 0, 0, 0, 0, 0, 3, 6, 13, 8, 12});
+  // SAME stride 2 to [1, 1, 4, 1] (by hand: pad 1 after; dx[w] = sum_o dy[o] f[w - 2 o]).
+  auto v2 = tf::placeholder<"v", float, shape<1, 1, 2, 1>>();
+  auto y2 = tf::conv2d_transpose<shape<1, 1, 4, 1>, tf::strides<2>, same>(v2, f);
+  tf::session sess2(y2);
+  check_values(values(sess2.run(y2, tf::feed(v2, iota<float, shape<1, 1, 2, 1>>()), tf::feed(f, iota<float, shape<1, 3, 1, 1>>()))),
+               {1, 2, 5, 4});
+}
+
+TEST_CASE("Conv2DBackpropFilter: the value of compiler/tests/conv2d_test.py, as the gradient of conv2d") {
+  // input [1, 1, 4, 1] = 1..4, filter_sizes [1, 3, 1, 1], out_backprop [1, 1, 2, 1] = 1..2, SAME stride 2.
+  auto x = tf::placeholder<"x", float, shape<1, 1, 4, 1>>();
+  auto f = tf::placeholder<"f", float, shape<1, 3, 1, 1>>();
+  auto dy = tf::placeholder<"dy", float, shape<1, 1, 2, 1>>();
+  auto loss = tf::reduce_sum(tf::conv2d<tf::strides<2>, same>(x, f) * dy);
+  auto df = tf::gradient(loss, f);
+  tf::session sess(df);
+  check_values(values(sess.run(df, tf::feed(x, iota<float, shape<1, 1, 4, 1>>()), tf::feed(f, iota<float, shape<1, 3, 1, 1>>()),
+                               tf::feed(dy, iota<float, shape<1, 1, 2, 1>>()))),
+               {7, 10, 3});
+}
+
+TEST_CASE("conv2d_transpose: a dynamic batch, the output's batch taken from the value") {
+  auto v = tf::placeholder<"v", double, shape<dyn, 2, 2, 1>>();
+  auto f = tf::placeholder<"f", double, shape<1, 3, 1, 1>>();
+  auto y = tf::conv2d_transpose<shape<dyn, 3, 5, 1>, tf::strides<2>>(v, f);
+  static_assert(std::is_same_v<tf::shape_of<decltype(y)>, shape<dyn, 3, 5, 1>>);
+  tf::session sess(y);
+  xt::xtensor<double, 4> vv = xt::xtensor<double, 4>::from_shape({2, 2, 2, 1});
+  for (std::size_t i = 0; i < vv.size(); ++i) vv.flat(i) = double(i % 4 + 1);
+  const auto out = sess.run(y, tf::feed(v, vv), tf::feed(f, iota<double, shape<1, 3, 1, 1>>()));
+  REQUIRE(out.shape() == std::array<std::size_t, 4>{2, 3, 5, 1});
+  check_values(values(out), {1, 2, 5, 4, 6, 0, 0, 0, 0, 0, 3, 6, 13, 8, 12, 1, 2, 5, 4, 6, 0, 0, 0, 0, 0, 3, 6, 13, 8, 12});
+}
+
+TEST_CASE("layers::conv2d: variables and ops named as tf.layers.conv2d names them") {
+  auto x = tf::placeholder<"img", float, shape<dyn, 8, 8, 3>>();
+  auto y = tf::layers::conv2d<4, 3>(x, tf::activation::relu, same{});
+  static_assert(std::is_same_v<tf::shape_of<decltype(y)>, shape<dyn, 8, 8, 4>>);
+  auto z = tf::layers::conv2d<2, 2, 1, "conv2d_1">(y, tf::activation::linear, tf::strides<2>{});
+  static_assert(std::is_same_v<tf::shape_of<decltype(z)>, shape<dyn, 4, 4, 2>>);
+  const auto g = tf::describe_graph(z);
+  std::vector<std::string> names;
+  for (const auto& n : g.nodes) names.push_back(n.name + " " + n.op);
+  CHECK(names == std::vector<std::string>{"img Placeholder", "conv2d/kernel VariableV2", "conv2d/Conv2D Conv2D",
+                                          "conv2d/bias VariableV2", "conv2d/BiasAdd BiasAdd", "conv2d/Relu Relu",
+                                          "conv2d_1/kernel VariableV2", "conv2d_1/Conv2D Conv2D",
+                                          "conv2d_1/bias VariableV2", "conv2d_1/BiasAdd BiasAdd"});
+  CHECK(g.find("conv2d/kernel")->shape == "[3, 3, 3, 4]");
+  CHECK(g.find("conv2d/bias")->shape == "[4]");
+  CHECK(g.find("conv2d_1/kernel")->shape == "[2, 1, 4, 2]");
+}
+
+TEST_CASE("a conv2d training step allocates nothing after the first run, and trains") {
+  auto x = tf::placeholder<"ca_x", float, shape<4, 8, 8, 2>>();
+  auto labels = tf::placeholder<"ca_y", std::int32_t, shape<4>>();
+  auto c1 = tf::layers::conv2d<4, 3, 3, "ca_conv1">(x, tf::activation::relu, same{});
+  auto c2 = tf::layers::conv2d<3, 3, 3, "ca_conv2">(c1, tf::activation::relu, tf::strides<2>{});
+  auto c3 = tf::layers::conv2d<3, 3, 3, "ca_conv3">(c2);  // [4, 1, 1, 3]: a 1x1 output
+  auto logits = tf::reshape<shape<4, 3>>(c3);
+  auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, logits));
+  auto train_op = tf::train::gradient_descent<"CA_SGD">(0.05).minimize(loss);
+  tf::session sess(train_op, loss);
+  sess.initialize_all();
+  tf::storage_t<float, shape<4, 8, 8, 2>> xv;
+  for (std::size_t i = 0; i < xv.size(); ++i) xv.data()[i] = float((i * 7) % 11) / 11.0f - 0.5f;
+  tf::storage_t<std::int32_t, shape<4>> yv{0, 1, 2, 1};
+  const float first = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, yv)));
+  const long before = typeflow_test::allocation_count();
+  float last = first;
+  for (int i = 0; i < 50; ++i) last = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, yv)));
+  CHECK(typeflow_test::allocation_count() == before);
+  CHECK(last < first);
+}
