@@ -215,8 +215,13 @@ template <node X, node B>
 constexpr auto bias_add(const X& x, const B& bias) {
   using SX = shape_of<X>;
   using SB = shape_of<B>;
-  if constexpr (SX::rank < 2 || SB::rank != 1 ||
-                (SB::rank == 1 && SX::rank >= 2 && SX::dims[SX::rank < 2 ? 0 : SX::rank - 1] != SB::dims[0])) {
+  // A dyn last dim or bias length is checked when the values come (broadcasting).
+  constexpr bool fits = [] {
+    if (SX::rank < 2 || SB::rank != 1) return false;
+    const auto last = SX::dims[SX::rank - 1], n = SB::dims[0];
+    return last == n || last == dyn || n == dyn;
+  }();
+  if constexpr (!fits) {
     static_assert(bias_add_needs_a_bias_of_the_size_of_the_last_dim<SB, SX>::value,
                   "typeflow::bias_add(x, bias): x needs rank >= 2 and bias must be a vector as long as x's last "
                   "dimension");
