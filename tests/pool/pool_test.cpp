@@ -247,6 +247,9 @@ TEST_CASE("layers::max_pooling2d, average_pooling2d and flatten name their ops a
   std::iota(v.begin(), v.end(), 1.0f);
   // Per image and channel the maximum of each 2x2 block, then the mean of the 2x2 maxima.
   check_values(sess.run(f, tf::feed(x, v)), {2, 2}, {21, 22, 53, 54});
+  // TensorFlow's integer pool_size and strides: the same ops.
+  static_assert(std::is_same_v<decltype(tf::layers::max_pooling2d<2, 2>(x)), decltype(p)>);
+  static_assert(std::is_same_v<decltype(tf::layers::average_pooling2d<2, 2, tf::padding::same, "avg">(p)), decltype(a)>);
 }
 
 TEST_CASE("flatten: [N, ...] to [N, product], dyn batch, gradient the reshape back") {

@@ -270,6 +270,20 @@ auto average_pooling2d(const X& x) {
   return ops::detail::in_layer_scope<Name>(avg_pool<Pool, Strides, Padding>(x));
 }
 
+/// tf.layers.max_pooling2d(x, pool_size=P, strides=S): square window and strides, as
+/// TensorFlow's integer arguments; `max_pooling2d<2, 2>(x)`.
+template <std::ptrdiff_t P, std::ptrdiff_t S, class Padding = padding::valid, fixed_string Name = "max_pooling2d", node X>
+auto max_pooling2d(const X& x) {
+  return max_pooling2d<ksize<P>, strides<S>, Padding, Name>(x);
+}
+
+/// tf.layers.average_pooling2d(x, pool_size=P, strides=S): `average_pooling2d<2, 2>(x)`.
+template <std::ptrdiff_t P, std::ptrdiff_t S, class Padding = padding::valid, fixed_string Name = "average_pooling2d",
+          node X>
+auto average_pooling2d(const X& x) {
+  return average_pooling2d<ksize<P>, strides<S>, Padding, Name>(x);
+}
+
 /// tf.layers.flatten(x, name): flatten with its op named "<Name>/Reshape" ("flatten/Reshape").
 template <fixed_string Name = "flatten", node X>
 auto flatten(const X& x) {
