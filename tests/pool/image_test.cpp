@@ -123,6 +123,26 @@ TEST_CASE("pad gradient with a dynamic dim, and the gradient of the gradient (pa
   check_values(sess.run(tf::gradient(loss, x), tf::feed(x, x0), tf::feed(u, ones)), {2, 3}, {1, 3, 1, 1, 3, 1}, 0);
 }
 
+TEST_CASE("pad: mirrored paddings of a dynamic dim are checked against the fed size, as TensorFlow") {
+  auto x = tf::placeholder<"x", float, shape<dyn, 2>>();
+  auto r = tf::pad<tf::pad_mode::reflect, ints<2, 0>, ints<0, 0>>(x);
+  auto s = tf::pad<tf::pad_mode::symmetric, ints<2, 0>, ints<0, 0>>(x);
+  tf::session sess(r, s);
+  auto two = xt::xtensor<float, 2>::from_shape({2, 2});
+  std::iota(two.begin(), two.end(), 1.0f);
+  CHECK_THROWS_WITH_AS(sess.run(r, tf::feed(x, two)), doctest::Contains("paddings must be less than the dimension size: 2, 0 not less than 2"),
+                       tf::invalid_argument_error);
+  check_values(sess.run(s, tf::feed(x, two)), {4, 2}, {3, 4, 1, 2, 1, 2, 3, 4}, 0);
+  auto three = xt::xtensor<float, 2>::from_shape({3, 2});
+  std::iota(three.begin(), three.end(), 1.0f);
+  check_values(sess.run(r, tf::feed(x, three)), {5, 2}, {5, 6, 3, 4, 1, 2, 3, 4, 5, 6}, 0);
+  auto one = xt::xtensor<float, 2>::from_shape({1, 2});
+  one.fill(1.0f);
+  CHECK_THROWS_WITH_AS(sess.run(s, tf::feed(x, one)),
+                       doctest::Contains("paddings must be no greater than the dimension size: 2, 0 greater than 1"),
+                       tf::invalid_argument_error);
+}
+
 // --- resize_nearest_neighbor ----------------------------------------------------------------
 
 namespace {
@@ -172,6 +192,10 @@ TEST_CASE("resize_nearest_neighbor: dynamic input, its gradient summed into the 
   const auto x1 = fd_check::fill_uniform(xt::xtensor<double, 4>::from_shape({2, 5, 4, 1}));
   const auto u1 = fd_check::fill_uniform(xt::xtensor<double, 4>::from_shape({2, 3, 3, 1}));
   fd_check::check_gradient(sess, loss, x, x1, tf::feed(u, u1));
+  // An empty image: TensorFlow's error.
+  auto empty = xt::xtensor<double, 4>::from_shape({1, 0, 2, 1});
+  CHECK_THROWS_WITH_AS(sess.run(y, tf::feed(x, empty)), doctest::Contains("input image must be of non-zero size"),
+                       tf::invalid_argument_error);
 }
 
 TEST_CASE("resize_nearest_neighbor gradient (static) and its own gradient, the resize again") {

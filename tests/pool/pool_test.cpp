@@ -138,6 +138,16 @@ TEST_CASE("max_pool and avg_pool with dynamic batch, height and width") {
   auto w = xt::xtensor<double, 4>::from_shape({1, 2, 3, 1});
   std::iota(w.begin(), w.end(), 1.0);
   check_values(sess.run(av, tf::feed(x, w)), {1, 1, 2, 1}, {3, 4.5});
+  // A fed image smaller than a VALID window: TensorFlow's error, (1 - 2 + 1) / 1 = 0 is an
+  // empty output, (1 - 3 + 1) / 1 = -1 an error.
+  auto small = xt::xtensor<double, 4>::from_shape({1, 1, 4, 1});
+  small.fill(1.0);
+  check_values(sess.run(mx, tf::feed(x, small)), {1, 0, 2, 1}, {});
+  auto big = tf::max_pool<tf::ksize<3, 1>, tf::strides<1, 1>, tf::padding::valid>(x);
+  tf::session bs(big);
+  CHECK_THROWS_WITH_AS(bs.run(big, tf::feed(x, small)),
+                       doctest::Contains("Computed output size would be negative: -1 [input_size: 1, effective_filter_size: 3, stride: 1]"),
+                       tf::invalid_argument_error);
 }
 
 // --- gradients ------------------------------------------------------------------------------

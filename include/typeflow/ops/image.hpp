@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
+#include "typeflow/core/errors.hpp"
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/detail/image.hpp"
@@ -51,6 +53,24 @@ struct padded_shape {
   using type = decltype(make(std::make_index_sequence<S::rank>{}));
 };
 
+/// A mirrored pad of a dyn dimension must fit the fed size, as TensorFlow checks at run
+/// time: REFLECT paddings < the dimension, SYMMETRIC ones <= it.
+template <class Kind, std::size_t R, class S>
+void check_mirror_fits(const std::array<std::size_t, R>& in, const pad_spec<R>& p) {
+  if constexpr (Kind::fill != pad_fill::constant && !S::is_static) {
+    const bool reflect = Kind::fill == pad_fill::reflect;
+    for (std::size_t d = 0; d < R; ++d) {
+      const auto n = static_cast<std::ptrdiff_t>(in[d]);
+      const std::ptrdiff_t limit = reflect ? n - 1 : n;
+      if (p.before[d] > limit || p.after[d] > limit)
+        throw invalid_argument_error(std::string("paddings must be ") +
+                                     (reflect ? "less than" : "no greater than") + " the dimension size: " +
+                                     std::to_string(p.before[d]) + ", " + std::to_string(p.after[d]) + " " +
+                                     (reflect ? "not less than " : "greater than ") + std::to_string(n));
+    }
+  }
+}
+
 template <class T, class V>
 T scalar_value(const V& v) {
   if constexpr (std::is_arithmetic_v<V>) {
@@ -81,6 +101,7 @@ struct pad_node
     using T = value_type_of<A>;
     constexpr std::size_t r = shape_of<A>::rank;
     const auto in = ops::detail::dims_of<r>(a);
+    ops::detail::check_mirror_fits<Kind, r, shape_of<A>>(in, Pd);
     if constexpr (!shape_of<pad_node>::is_static) {
       std::array<std::size_t, r> dims{};
       for (std::size_t d = 0; d < r; ++d) dims[d] = in[d] + static_cast<std::size_t>(Pd.before[d] + Pd.after[d]);
@@ -134,6 +155,7 @@ struct resize_nearest_node
   template <class Out, class V>
   static void compute(Out& out, const V& a) {
     const auto in = ops::detail::dims_of<4>(a);
+    if (in[1] == 0 || in[2] == 0) throw invalid_argument_error("input image must be of non-zero size");
     if constexpr (!shape_of<resize_nearest_node>::is_static)
       out.resize(std::array<std::size_t, 4>{in[0], std::size_t(H), std::size_t(W), in[3]});
     const auto* x = a.data();

@@ -9,8 +9,10 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
+#include "typeflow/core/errors.hpp"
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/dense.hpp"
@@ -35,9 +37,23 @@ template <class S, class KS, class ST, class P>
 using pooled_shape = shape<S::dims[0], static_window_out(S::dims[1], KS::height, ST::height, 1, P::is_same),
                            static_window_out(S::dims[2], KS::width, ST::width, 1, P::is_same), S::dims[3]>;
 
+/// The geometry of a pooling of the value x. With a dyn height or width the window may not
+/// fit the fed image: TensorFlow's error, when the VALID output size would be negative.
 template <class KS, class ST, class P, class V>
 pool_geometry pool_geometry_of(const V& x) {
-  return make_pool_geometry<KS, ST, P>(dims_of<4>(x));
+  const auto in = dims_of<4>(x);
+  if constexpr (!P::is_same) {
+    for (std::size_t d : {1, 2}) {
+      const window_dim w{static_cast<std::ptrdiff_t>(in[d]), d == 1 ? KS::height : KS::width,
+                         d == 1 ? ST::height : ST::width, 1, false};
+      if (w.out() < 0)
+        throw invalid_argument_error("Computed output size would be negative: " + std::to_string(w.out()) +
+                                     " [input_size: " + std::to_string(w.in) +
+                                     ", effective_filter_size: " + std::to_string(w.extent()) +
+                                     ", stride: " + std::to_string(w.stride) + "]");
+    }
+  }
+  return make_pool_geometry<KS, ST, P>(in);
 }
 template <class Out, class Shape>
 void resize_pooled(Out& out, const pool_geometry& g) {
