@@ -93,21 +93,27 @@ void for_each_max_pool_argmax(const T* x, const pool_geometry& g, F&& f) {
       for (std::size_t ow = 0; ow < g.out_w; ++ow) {
         const auto [h0, h1] = g.rows(oh);
         const auto [w0, w1] = g.cols(ow);
-        bool first = true;
+        if (h0 == h1 || w0 == w1) continue;
+        T* bp = best.data();
+        std::size_t* ap = arg.data();
+        // Selects rather than branches, so that the channel loops vectorize.
+        const std::size_t first = g.in_offset(b, h0, w0);
+        for (std::size_t k = 0; k < c; ++k) {
+          bp[k] = x[first + k];
+          ap[k] = first + k;
+        }
         for (std::size_t h = h0; h < h1; ++h)
-          for (std::size_t w = w0; w < w1; ++w) {
+          for (std::size_t w = (h == h0 ? w0 + 1 : w0); w < w1; ++w) {
             const std::size_t at = g.in_offset(b, h, w);
             const T* xi = x + at;
-            for (std::size_t k = 0; k < c; ++k)
-              if (first || xi[k] > best[k]) {
-                best[k] = xi[k];
-                arg[k] = at + k;
-              }
-            first = false;
+            for (std::size_t k = 0; k < c; ++k) {
+              const bool greater = xi[k] > bp[k];
+              bp[k] = greater ? xi[k] : bp[k];
+              ap[k] = greater ? at + k : ap[k];
+            }
           }
         const std::size_t o = g.out_offset(b, oh, ow);
-        if (!first)
-          for (std::size_t k = 0; k < c; ++k) f(o + k, arg[k]);
+        for (std::size_t k = 0; k < c; ++k) f(o + k, ap[k]);
       }
 }
 
