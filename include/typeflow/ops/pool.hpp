@@ -171,20 +171,20 @@ struct flatten_needs_static_dims_after_the_first {
 
 namespace ops::detail {
 template <class T>
-inline constexpr bool is_ksize = false;
+inline constexpr bool is_pool_ksize = false;
 template <std::ptrdiff_t H, std::ptrdiff_t W>
-inline constexpr bool is_ksize<ksize<H, W>> = true;
+inline constexpr bool is_pool_ksize<ksize<H, W>> = true;
 template <class T>
-inline constexpr bool is_strides = false;
+inline constexpr bool is_pool_strides = false;
 template <std::ptrdiff_t H, std::ptrdiff_t W>
-inline constexpr bool is_strides<strides<H, W>> = true;
+inline constexpr bool is_pool_strides<strides<H, W>> = true;
 
 template <class Kind, class KS, class ST, class P, class A>
 constexpr auto make_pool(const A& a) {
   using S = shape_of<A>;
   static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,
                 "typeflow::max_pool / avg_pool(x) needs a float or double x");
-  if constexpr (!is_ksize<KS> || !is_strides<ST> || !is_padding<P>) {
+  if constexpr (!is_pool_ksize<KS> || !is_pool_strides<ST> || !is_padding<P>) {
     static_assert(pool_needs_ksize_strides_and_padding<KS, ST, P>::value,
                   "typeflow::max_pool / avg_pool<ksize<h, w>, strides<h, w>, padding::same or "
                   "padding::valid>(x): give the window, the strides and the padding in this order");
