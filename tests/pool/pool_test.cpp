@@ -305,7 +305,7 @@ TEST_CASE("a pooling network's training step allocates nothing after the first r
   auto v = tf::variable<"v", float, shape<4, 8, 8, 3>>(tf::init::ones());
   auto b = tf::variable<"b", float, shape<3>>(tf::init::zeros());
   auto h = tf::bias_add(x * v, b);
-  auto p = tf::max_pool<tf::ksize<3, 3>, tf::strides<2, 2>, tf::padding::same>(h);
+  auto p = tf::layers::max_pooling2d<tf::ksize<3, 3>, tf::strides<2, 2>, tf::padding::same>(h);
   auto q = tf::avg_pool<tf::ksize<2, 2>, tf::strides<2, 2>, tf::padding::valid>(p);
   auto loss = tf::reduce_mean(tf::layers::flatten(q) * tf::layers::flatten(q));
   auto step = tf::train::gradient_descent<"PoolSGD">(0.01).minimize(loss);
