@@ -315,9 +315,10 @@ constexpr auto batch_normalization(const X& x, const Mean& mean, const Variance&
 /// statistics. epsilon is a scalar node, 0.001 by default.
 template <node X, node Scale, node Offset, node Epsilon = literal_node<0.001, double>>
 auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, const Epsilon& epsilon = {}) {
-  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>() ||
-                !ops::detail::check_epsilon<X, Epsilon>()) {
+  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>()) {
     return fused_batch_norm_result<X, X, X>{x, x, x};  // inert: the error above is the one to read
+  } else if constexpr (!ops::detail::check_epsilon<X, Epsilon>()) {
+    return fused_batch_norm_result<X, X, X>{x, x, x};
   } else {
     auto stats = make_node<batch_norm_statistics_node<X>>(x);
     auto y = make_node<fused_batch_norm_node<ops::detail::batch_norm_mode::training, X, Scale, Offset, Epsilon,
@@ -334,10 +335,11 @@ auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, cons
 template <node X, node Scale, node Offset, node Mean, node Variance, node Epsilon = literal_node<0.001, double>>
 auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, const Mean& mean, const Variance& variance,
                       const Epsilon& epsilon = {}) {
-  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>() ||
-                !ops::detail::check_batch_norm_params<X, Mean, Variance>() ||
-                !ops::detail::check_epsilon<X, Epsilon>()) {
-    return fused_batch_norm_result<X, X, X>{x, x, x};  // inert
+  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>()) {
+    return fused_batch_norm_result<X, X, X>{x, x, x};  // inert: the error above is the one to read
+  } else if constexpr (!ops::detail::check_batch_norm_params<X, Mean, Variance>() ||
+                       !ops::detail::check_epsilon<X, Epsilon>()) {
+    return fused_batch_norm_result<X, X, X>{x, x, x};
   } else {
     auto y = make_node<fused_batch_norm_node<ops::detail::batch_norm_mode::inference, X, Scale, Offset, Epsilon, Mean,
                                              Variance>>(x, scale, offset, epsilon, mean, variance);
