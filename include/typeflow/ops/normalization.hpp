@@ -18,6 +18,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/constant.hpp"
+#include "typeflow/ops/dense.hpp"
 #include "typeflow/ops/detail/batch_norm.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
 #include "typeflow/ops/math.hpp"
@@ -261,15 +262,6 @@ constexpr bool check_batch_norm_params() {
   }
 }
 
-template <bool Fused, class X, class Scale, class Offset>
-constexpr bool check_batch_norm() {
-  if constexpr (!check_batch_norm_input<Fused, X>()) {
-    return false;
-  } else {
-    return check_batch_norm_params<X, Scale, Offset>();
-  }
-}
-
 template <class X, class E>
 constexpr bool check_epsilon() {
   static_assert(shape_of<E>::rank == 0 && std::is_arithmetic_v<value_type_of<E>>,
@@ -316,8 +308,10 @@ constexpr auto batch_normalization(const X& x, const Mean& mean, const Variance&
 /// statistics. epsilon is a scalar node, 0.001 by default.
 template <node X, node Scale, node Offset, node Epsilon = literal_node<0.001, double>>
 auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, const Epsilon& epsilon = {}) {
-  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>()) {
+  if constexpr (!ops::detail::check_batch_norm_input<true, X>()) {
     return fused_batch_norm_result<X, X, X>{x, x, x};  // inert: the error above is the one to read
+  } else if constexpr (!ops::detail::check_batch_norm_params<X, Scale, Offset>()) {
+    return fused_batch_norm_result<X, X, X>{x, x, x};
   } else if constexpr (!ops::detail::check_epsilon<X, Epsilon>()) {
     return fused_batch_norm_result<X, X, X>{x, x, x};
   } else {
@@ -336,8 +330,10 @@ auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, cons
 template <node X, node Scale, node Offset, node Mean, node Variance, node Epsilon = literal_node<0.001, double>>
 auto fused_batch_norm(const X& x, const Scale& scale, const Offset& offset, const Mean& mean, const Variance& variance,
                       const Epsilon& epsilon = {}) {
-  if constexpr (!ops::detail::check_batch_norm<true, X, Scale, Offset>()) {
+  if constexpr (!ops::detail::check_batch_norm_input<true, X>()) {
     return fused_batch_norm_result<X, X, X>{x, x, x};  // inert: the error above is the one to read
+  } else if constexpr (!ops::detail::check_batch_norm_params<X, Scale, Offset>()) {
+    return fused_batch_norm_result<X, X, X>{x, x, x};
   } else if constexpr (!ops::detail::check_batch_norm_params<X, Mean, Variance>() ||
                        !ops::detail::check_epsilon<X, Epsilon>()) {
     return fused_batch_norm_result<X, X, X>{x, x, x};
@@ -417,7 +413,8 @@ auto batch_normalization(const X& x, const Training& training, double momentum =
     auto decay = where(training, constant<1.0>() - mom, constant<0.0, T>());
     auto updates = group(assign_sub(moving_mean, (moving_mean - batch_mean) * decay),
                          assign_sub(moving_variance, (moving_variance - batch_variance) * decay));
-    return batch_normalization_result<decltype(y), decltype(updates)>{y, updates};
+    auto output = ops::detail::in_layer_scope<Name>(y);  // "bn/FusedBatchNorm", as TensorFlow names it
+    return batch_normalization_result<decltype(output), decltype(updates)>{output, updates};
   }
 }
 
