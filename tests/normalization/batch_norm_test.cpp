@@ -241,6 +241,22 @@ TEST_CASE("layers::batch_normalization: moving statistics after 3 training steps
   }
 }
 
+TEST_CASE("layers::batch_normalization: gradient of x by central differences, training true and false") {
+  using X = shape<3, 2, 2, 2>;
+  auto x = tf::placeholder<"lg_x", double, X>();
+  auto training = tf::placeholder<"lg_training", bool>();
+  auto bn = tf::layers::batch_normalization<"lg_bn">(x, training);
+  auto loss = tf::reduce_sum(bn.output * tf::constant<"lg_w">(fd_check::uniform<X>()));
+  auto moving_var = tf::variable<"lg_bn/moving_variance", double, shape<2>, tf::init::ones()>();
+  tf::session sess(loss, bn.update_ops, moving_var);
+  sess.initialize_all();
+  const auto xv = fd_check::uniform<X>(-2, 2);
+  sess.run(bn.update_ops, tf::feed(x, xv), tf::feed(training, true));  // moving statistics not the defaults
+  CHECK(sess.run(moving_var)(0) != 1.0);
+  fd_check::check_gradient(sess, loss, x, xv, tf::feed(training, true));
+  fd_check::check_gradient(sess, loss, x, xv, tf::feed(training, false));
+}
+
 TEST_CASE("layers::batch_normalization on [batch, features] (non-fused in TF: biased variance)") {
   auto x = tf::placeholder<"l2_x", float, shape<4, 3>>();
   auto bn = tf::layers::batch_normalization<"bn2">(x, tf::constant<true>(), 0.5);

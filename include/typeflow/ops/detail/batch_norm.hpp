@@ -3,12 +3,18 @@
 // channel the fastest-varying index. Each loop walks x once per pass, row by row, so the
 // inner loop runs over contiguous channels; per-channel factors are computed once per call
 // into a scratch buffer that grows only when a call needs more channels than any before.
+// Also: how a node's operands give the statistics it normalizes with (batch_norm_mode).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <tuple>
+#include <utility>
 #include <vector>
+
+#include "typeflow/core/node.hpp"
+#include "typeflow/ops/detail/tensor_access.hpp"
 
 namespace typeflow::ops::detail {
 
@@ -129,6 +135,49 @@ void batch_norm_gradient_x(const T* dy, const T* x, std::size_t rows, std::size_
       for (std::size_t j = 0; j < c; ++j) o[j] = gr[j] * k[j];
     }
   }
+}
+
+/// Where the statistics a FusedBatchNorm node normalizes with come from; its inputs are
+/// (x, scale, offset, epsilon) and then
+///   training:  the batch statistics node,
+///   inference: the given mean and variance,
+///   by_flag:   the batch statistics, the given mean and variance, and a bool scalar choosing.
+enum class batch_norm_mode { training, inference, by_flag };
+
+template <class V>
+double scalar_of(const V& v) {
+  return static_cast<double>(*data_ptr(v));
+}
+
+/// Scale, offset, epsilon, mean and variance from a node's operands (after x), and
+/// whether they are the batch's.
+template <batch_norm_mode M, class T, class... V>
+std::pair<batch_norm_params<T>, bool> batch_norm_params_of(std::size_t c, const V&... v) {
+  const auto in = std::forward_as_tuple(v...);
+  batch_norm_params<T> p{data_ptr(std::get<0>(in)), data_ptr(std::get<1>(in)), scalar_of(std::get<2>(in)), nullptr,
+                         nullptr};
+  bool batch = true;
+  if constexpr (M == batch_norm_mode::training) {
+    p.mean = data_ptr(std::get<3>(in));
+  } else if constexpr (M == batch_norm_mode::inference) {
+    batch = false;
+    p.mean = data_ptr(std::get<3>(in));
+    p.variance = data_ptr(std::get<4>(in));
+  } else {
+    batch = static_cast<bool>(*data_ptr(std::get<6>(in)));
+    p.mean = batch ? data_ptr(std::get<3>(in)) : data_ptr(std::get<4>(in));
+    p.variance = batch ? nullptr : data_ptr(std::get<5>(in));
+  }
+  if (batch) p.variance = p.mean + c;  // row 1 of the statistics: the variance divided by rows
+  return {p, batch};
+}
+
+template <class X>
+inline constexpr std::ptrdiff_t channels_of = shape_of<X>::dims[shape_of<X>::rank - 1];
+
+template <class X>
+std::size_t rows_of(const X& x, std::size_t c) {
+  return c == 0 ? 0 : static_cast<std::size_t>(x.size()) / c;
 }
 
 }  // namespace typeflow::ops::detail
