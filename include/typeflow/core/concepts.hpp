@@ -8,6 +8,7 @@
 // What else it may say, each read through one concept or one trait with a default:
 //   name                           named_node: its full name, a fixed_string
 //   is_variable                    variable_node_type: named state in the session
+//   is_hidden_state                hidden_state_node: a variable savers leave out
 //   is_placeholder                 placeholder_node_type: fed by the caller
 //   is_named_constant              named_constant_node_type: named data it carries
 //   is_literal                     literal_node_type: a compile-time scalar
@@ -58,6 +59,11 @@ concept named_node = node<N> && requires { N::name; };
 /// A variable: named state that lives in each session whose graph reaches it.
 template <class N>
 concept variable_node_type = node<N> && requires { N::is_variable; };
+
+/// A variable that is an op's hidden state (a dropout's random counter): the session holds
+/// and initializes it, savers over all variables leave it out.
+template <class N>
+concept hidden_state_node = variable_node_type<N> && requires { N::is_hidden_state; };
 
 /// A placeholder: a named value the caller feeds to each run that reaches it.
 template <class N>
@@ -121,7 +127,7 @@ constexpr bool slots_reachable() {
 ///   ctx.template slot_of<V>()   the storage of a variable it writes (`targets`) or reads
 ///                               (`reads`): `.value` and `.initialized`,
 ///   ctx.session                 the session: initialize_all(), initialize<V>(),
-///                               uninitialized_names(), print_stream().
+///                               uninitialized_names(), print_stream(), random_seed().
 /// (Checked: the session and the slots; an input's value is an expression whose type the
 /// run plan decides, so asking for it here would instantiate the plan twice.)
 template <class Ctx, class N>

@@ -130,6 +130,8 @@ class session {
   /// tf.set_random_seed: the graph seed that random initializers without a seed of their
   /// own draw from (with the variable's name), from the next initialization on.
   void set_random_seed(std::uint64_t seed) noexcept { vars_->graph_seed = seed; }
+  /// The graph seed (what random ops without state of their own, like dropout, draw from).
+  std::uint64_t random_seed() const noexcept { return vars_->graph_seed; }
 
   /// Runs every variable's initializer (what running global_variables_initializer does).
   void initialize_all() { session_detail::initialize_variables(*vars_, variables{}); }

@@ -136,9 +136,12 @@ template <class Entries, class Session>
 struct resolve_entries {
   using type = Entries;
 };
+template <class V>
+using is_hidden_state = std::bool_constant<hidden_state_node<V>>;
+// Hidden state (a dropout's random counter) is not saved: checkpoints do not depend on it.
 template <class Session>
 struct resolve_entries<all_variables, Session> {
-  using type = mp::mp_transform<own_name_entry, typename Session::variables>;
+  using type = mp::mp_transform<own_name_entry, mp::mp_remove_if<typename Session::variables, is_hidden_state>>;
 };
 
 template <class Session, class L>

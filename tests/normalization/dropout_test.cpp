@@ -1,0 +1,187 @@
+// Dropout (ops/dropout.hpp): tf.nn.dropout with `rate` and tf.layers.dropout.
+//
+// Ported from TensorFlow's nn_test.py DropoutTest: testDropout (x of ones [100, 100], rate
+// 0.9, 0.5, 0.2: the kept fraction within 0.1 of 1 - rate — here within 0.03 of it over
+// 10000 elements, 4.5 standard deviations at rate 0.5 — and kept values exactly
+// x * (1 / (1 - rate))), testShapedDropout (noise_shape [batch, 1]: whole rows kept or
+// dropped), testDropoutPlaceholderRate, and the seed's reproducibility; and the session-owned
+// random state: masks differ across runs, repeat from a seed, stay out of checkpoints.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include <typeflow/train/saver.hpp>
+#include <typeflow/typeflow.hpp>
+
+#include "../support/allocation_counter.hpp"
+#include "../support/checkpoint_testing.hpp"
+
+namespace tf = typeflow;
+namespace train = typeflow::train;
+using tf::dyn;
+using tf::shape;
+using typeflow_test::allocation_count;
+
+namespace {
+using X = shape<100, 100>;
+tf::storage_t<float, X> ramp() {
+  tf::storage_t<float, X> v;
+  for (std::size_t i = 0; i < v.size(); ++i) v.data()[i] = 1.0f + static_cast<float>(i % 17);
+  return v;
+}
+}  // namespace
+
+TEST_CASE("dropout keeps about 1 - rate of the elements, each exactly x * (1 / (1 - rate)) (testDropout)") {
+  auto x = tf::placeholder<"dr_x", float, X>();
+  auto rate = tf::placeholder<"dr_rate", float>();
+  auto y = tf::dropout<7>(x, rate);
+  tf::session sess(y);
+  const auto xv = ramp();
+  for (const float r : {0.9f, 0.5f, 0.2f}) {
+    const auto yv = sess.run(y, tf::feed(x, xv), tf::feed(rate, r));
+    const float scale = 1.0f / (1.0f - r);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < xv.size(); ++i) {
+      if (yv.data()[i] != 0.0f) {
+        ++kept;
+        CHECK(yv.data()[i] == xv.data()[i] * scale);
+      }
+    }
+    const double fraction = static_cast<double>(kept) / static_cast<double>(xv.size());
+    INFO("rate " << r << ": kept " << fraction);
+    CHECK(std::abs(fraction - (1.0 - r)) < 0.03);
+  }
+}
+
+TEST_CASE("dropout with noise_shape [batch, 1] keeps or drops whole rows (testShapedDropout)") {
+  auto x = tf::placeholder<"ds_x", double, shape<dyn, 10>>();
+  auto y = tf::dropout<3, shape<dyn, 1>>(x, tf::constant<0.4>());
+  tf::session sess(y);
+  xt::xtensor<double, 2> xv = xt::ones<double>({400, 10});
+  const auto yv = sess.run(y, tf::feed(x, xv));
+  REQUIRE(yv.shape()[0] == 400);
+  std::size_t kept_rows = 0;
+  for (std::size_t r = 0; r < 400; ++r) {
+    const double first = yv(r, 0);
+    CHECK((first == 0.0 || first == 1.0 / (1.0 - 0.4)));
+    for (std::size_t c = 1; c < 10; ++c) CHECK(yv(r, c) == first);
+    kept_rows += first != 0.0;
+  }
+  CHECK(std::abs(static_cast<double>(kept_rows) / 400.0 - 0.6) < 0.1);
+}
+
+TEST_CASE("masks differ from run to run and repeat from the graph seed and the op seed") {
+  auto x = tf::placeholder<"dp_x", float, X>();
+  auto y = tf::dropout<11>(x, tf::constant<0.5>());
+  auto z = tf::dropout<12>(x, tf::constant<0.5>());
+  const auto xv = ramp();
+  auto masks = [&](std::uint64_t graph_seed) {
+    tf::session sess(y, z);
+    sess.set_random_seed(graph_seed);
+    auto a = sess.run(y, tf::feed(x, xv));
+    auto b = sess.run(y, tf::feed(x, xv));
+    auto c = sess.run(z, tf::feed(x, xv));
+    return std::make_tuple(a, b, c);
+  };
+  const auto [a1, b1, c1] = masks(42);
+  const auto [a2, b2, c2] = masks(42);
+  const auto [a3, b3, c3] = masks(43);
+  CHECK(a1 == a2);  // a new session with the same seeds draws the same masks
+  CHECK(b1 == b2);
+  CHECK(c1 == c2);
+  CHECK(a1 != b1);  // each run draws a new mask
+  CHECK(a1 != c1);  // another op seed, another stream
+  CHECK(a1 != a3);  // another graph seed, other masks
+}
+
+TEST_CASE("the gradient is the same mask times the gradient: g * x-independent mask, one draw per run") {
+  auto x = tf::placeholder<"dg_x", double, shape<50>>();
+  auto w = tf::placeholder<"dg_w", double, shape<50>>();
+  auto y = tf::dropout<5>(x, tf::constant<0.25>());
+  auto loss = tf::reduce_sum(y * w);
+  auto g = tf::gradient(loss, x);
+  tf::session sess(y, g);
+  tf::storage_t<double, shape<50>> xv, wv;
+  for (std::size_t i = 0; i < 50; ++i) {
+    xv(i) = 1.0 + static_cast<double>(i);
+    wv(i) = 0.5 - 0.03 * static_cast<double>(i);
+  }
+  for (int run = 0; run < 3; ++run) {
+    const auto [yv, gv] = sess.run(tf::fetch(y, g), tf::feed(x, xv), tf::feed(w, wv));
+    std::size_t dropped = 0;
+    for (std::size_t i = 0; i < 50; ++i) {
+      const double mask = yv(i) / xv(i);  // 0 or 1 / (1 - rate)
+      CHECK((mask == 0.0 || mask == doctest::Approx(1.0 / 0.75)));
+      CHECK(gv(i) == doctest::Approx(wv(i) * mask));
+      dropped += mask == 0.0;
+    }
+    CHECK(dropped > 0);
+    CHECK(dropped < 50);
+  }
+}
+
+TEST_CASE("layers::dropout is x when training is false, and draws nothing then") {
+  auto x = tf::placeholder<"dl_x", float, X>();
+  auto training = tf::placeholder<"dl_training", bool>();
+  auto y = tf::layers::dropout<9>(x, tf::constant<0.5>(), training);
+  auto state = tf::dropout_state_node<9>{};
+  tf::session sess(y, state);
+  sess.initialize_all();
+  const auto xv = ramp();
+  CHECK(sess.run(y, tf::feed(x, xv), tf::feed(training, false)) == xv);
+  CHECK(sess.run(state) == 0);
+  const auto dropped = sess.run(y, tf::feed(x, xv), tf::feed(training, true));
+  CHECK(dropped != xv);
+  CHECK(sess.run(state) == 1);
+}
+
+TEST_CASE("rate outside [0, 1) is an InvalidArgument error; dropout of rate 0 is x") {
+  auto x = tf::placeholder<"de_x", double, shape<4>>();
+  auto rate = tf::placeholder<"de_rate", double>();
+  auto y = tf::dropout(x, rate);
+  tf::session sess(y);
+  const tf::storage_t<double, shape<4>> xv{1, 2, 3, 4};
+  CHECK_THROWS_AS(sess.run(y, tf::feed(x, xv), tf::feed(rate, 1.0)), tf::invalid_argument_error);
+  CHECK_THROWS_AS(sess.run(y, tf::feed(x, xv), tf::feed(rate, -0.1)), tf::invalid_argument_error);
+  CHECK(sess.run(y, tf::feed(x, xv), tf::feed(rate, 0.0)) == xv);
+}
+
+TEST_CASE("checkpoints leave the random state out: a checkpoint without it restores") {
+  ckpt_testing::temp_dir dir;
+  auto x = tf::placeholder<"dc_x", float, shape<8>>();
+  auto w = tf::variable<"dc/w", float, shape<8>, tf::init::ones()>();
+  auto y = tf::dropout<21>(x * w, tf::constant<0.5>());
+  std::string path;
+  {
+    tf::session plain(w);  // a model without dropout
+    plain.initialize_all();
+    path = train::saver{}.save(plain, dir / "plain");
+  }
+  tf::session sess(y);
+  train::saver{}.restore(sess, path);  // no key for the random state: not expected
+  const tf::storage_t<float, shape<8>> xv{1, 2, 3, 4, 5, 6, 7, 8};
+  const auto yv = sess.run(y, tf::feed(x, xv));  // an uninitialized counter counts as 0
+  CHECK(yv.size() == 8);
+  const auto saved = train::list_variables(train::saver{}.save(sess, dir / "with_dropout"));
+  REQUIRE(saved.size() == 1);
+  CHECK(saved[0].name == "dc/w");
+}
+
+TEST_CASE("a steady dropout training step allocates nothing") {
+  auto x = tf::placeholder<"da_x", float, shape<16, 8>>();
+  auto h = tf::layers::dense<8, "da_dense">(x, tf::activation::relu);
+  auto loss = tf::reduce_mean(tf::square(tf::dropout<1>(h, tf::constant<0.3>())));
+  auto train_op = tf::train::gradient_descent<"DA_SGD">(0.01).minimize(loss);
+  tf::session sess(train_op, loss);
+  sess.initialize_all();
+  tf::storage_t<float, shape<16, 8>> xv;
+  for (std::size_t i = 0; i < xv.size(); ++i) xv.data()[i] = static_cast<float>(i % 5) * 0.25f;
+  sess.run(tf::fetch(loss, train_op), tf::feed(x, xv));
+  const long before = allocation_count();
+  for (int i = 0; i < 20; ++i) sess.run(tf::fetch(loss, train_op), tf::feed(x, xv));
+  CHECK(allocation_count() == before);
+}
