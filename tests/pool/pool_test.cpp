@@ -280,7 +280,7 @@ void check_max_pool_kernels(std::size_t batch, std::size_t in_h, std::size_t in_
   const d::pool_geometry g{batch, in_h, in_w, depth, std::size_t(wh.out()), std::size_t(ww.out()), kh, kw, sh, sw,
                            wh.pad_before(), ww.pad_before()};
   INFO(in_h << "x" << in_w << "x" << depth << " window " << kh << "x" << kw << " strides " << sh << "x" << sw
-            << (same ? " SAME" : " VALID") << " C=" << C << " " << sizeof(T));
+            << std::string(same ? " SAME" : " VALID") << " C=" << C << std::string(sizeof(T) == 4 ? " float" : " double"));
   std::vector<T> x(g.in_size()), dy(g.out_size()), ddx(g.in_size());
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = T(int((i * 7 + i / 5) % 5) - 2);
   for (std::size_t i = 0; i < dy.size(); ++i) dy[i] = T(i + 1);
