@@ -4,6 +4,7 @@
 // cases), the layers' op names, bias_add, flatten, and steady runs without allocation.
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -237,6 +238,109 @@ TEST_CASE("second order: the gradient of MaxPoolGrad and AvgPoolGrad with respec
   tf::session sess(lmax, lavg, tf::gradient(lmax, u), tf::gradient(lavg, u));
   fd_check::check_gradient(sess, lmax, u, u0, tf::feed(x, x0), tf::feed(v, v0));
   fd_check::check_gradient(sess, lavg, u, u0, tf::feed(x, x0), tf::feed(v, v0));
+}
+
+TEST_CASE("MaxPoolGrad of windows that do not overlap: ties, clipped SAME windows, elements no window reaches") {
+  // 5x5, 2x2 / 2: SAME has 3x3 windows, the last row and column of windows clipped to one
+  // input row or column (pad_top = pad_left = 0); VALID has 2x2 windows and leaves the last
+  // row and column to no window (gradient 0). Ties go to the first maximum, row-major.
+  auto x = tf::placeholder<"x", float, shape<1, 5, 5, 1>>();
+  auto gs = tf::placeholder<"gs", float, shape<1, 3, 3, 1>>();
+  auto gv = tf::placeholder<"gv", float, shape<1, 2, 2, 1>>();
+  auto same = tf::max_pool<tf::ksize<2, 2>, tf::strides<2, 2>, tf::padding::same>(x);
+  auto valid = tf::max_pool<tf::ksize<2, 2>, tf::strides<2, 2>, tf::padding::valid>(x);
+  auto dsame = tf::gradient(tf::reduce_sum(same * gs), x);
+  auto dvalid = tf::gradient(tf::reduce_sum(valid * gv), x);
+  tf::session sess(same, valid, dsame, dvalid);
+  const auto x0 = value_of<float, shape<1, 5, 5, 1>>({1, 1, 0, 2, 3,  //
+                                                      1, 0, 2, 2, -1,  //
+                                                      5, 4, 4, 5, 0,  //
+                                                      4, 5, 5, 4, 7,  //
+                                                      9, 9, 1, 1, 9});
+  const auto [ys, yv, dxs, dxv] =
+      sess.run(tf::fetch(same, valid, dsame, dvalid), tf::feed(x, x0),
+               tf::feed(gs, value_of<float, shape<1, 3, 3, 1>>({1, 2, 3, 4, 5, 6, 7, 8, 9})),
+               tf::feed(gv, value_of<float, shape<1, 2, 2, 1>>({1, 2, 3, 4})));
+  check_values(ys, {1, 3, 3, 1}, {1, 2, 3, 5, 5, 7, 9, 1, 9}, 0);
+  check_values(yv, {1, 2, 2, 1}, {1, 2, 5, 5}, 0);
+  check_values(dxs, {1, 5, 5, 1}, {1, 0, 0, 2, 3, 0, 0, 0, 0, 0, 4, 0, 0, 5, 0, 0, 0, 0, 0, 6, 7, 0, 8, 0, 9}, 0);
+  check_values(dxv, {1, 5, 5, 1}, {1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 0);
+}
+
+namespace {
+/// The max-pool kernels against MaxPool, MaxPoolGrad and MaxPoolGradGrad written from their
+/// definition (each window scanned row-major, a later element taking over only when
+/// strictly greater), outputs filled with NaN first so that an element left unwritten shows.
+/// Values in {-2, ..., 2}, so windows have ties. C: the depth given at compile time (0: not).
+template <std::size_t C, class T>
+void check_max_pool_kernels(std::size_t batch, std::size_t in_h, std::size_t in_w, std::size_t depth, std::ptrdiff_t kh,
+                            std::ptrdiff_t kw, std::ptrdiff_t sh, std::ptrdiff_t sw, bool same) {
+  namespace d = tf::ops::detail;
+  const d::window_dim wh{std::ptrdiff_t(in_h), kh, sh, 1, same}, ww{std::ptrdiff_t(in_w), kw, sw, 1, same};
+  const d::pool_geometry g{batch, in_h, in_w, depth, std::size_t(wh.out()), std::size_t(ww.out()), kh, kw, sh, sw,
+                           wh.pad_before(), ww.pad_before()};
+  INFO(in_h << "x" << in_w << "x" << depth << " window " << kh << "x" << kw << " strides " << sh << "x" << sw
+            << std::string(same ? " SAME" : " VALID") << " C=" << C << std::string(sizeof(T) == 4 ? " float" : " double"));
+  std::vector<T> x(g.in_size()), dy(g.out_size()), ddx(g.in_size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = T(int((i * 7 + i / 5) % 5) - 2);
+  for (std::size_t i = 0; i < dy.size(); ++i) dy[i] = T(i + 1);
+  for (std::size_t i = 0; i < ddx.size(); ++i) ddx[i] = T(1000 + i);
+  std::vector<T> y_want(g.out_size()), dx_want(g.in_size(), T(0)), gg_want(g.out_size());
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t oh = 0; oh < g.out_h; ++oh)
+      for (std::size_t ow = 0; ow < g.out_w; ++ow)
+        for (std::size_t k = 0; k < depth; ++k) {
+          std::size_t arg = 0;
+          bool found = false;
+          for (std::ptrdiff_t i = 0; i < kh; ++i)
+            for (std::ptrdiff_t j = 0; j < kw; ++j) {
+              const std::ptrdiff_t h = std::ptrdiff_t(oh) * sh - g.pad_top + i, w = std::ptrdiff_t(ow) * sw - g.pad_left + j;
+              if (h < 0 || w < 0 || h >= std::ptrdiff_t(in_h) || w >= std::ptrdiff_t(in_w)) continue;
+              const std::size_t at = ((b * in_h + std::size_t(h)) * in_w + std::size_t(w)) * depth + k;
+              if (!found || x[at] > x[arg]) arg = at;
+              found = true;
+            }
+          REQUIRE(found);
+          const std::size_t o = ((b * g.out_h + oh) * g.out_w + ow) * depth + k;
+          y_want[o] = x[arg];
+          dx_want[arg] += dy[o];
+          gg_want[o] = ddx[arg];
+        }
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  std::vector<T> y(g.out_size(), nan), dx(g.in_size(), nan), gg(g.out_size(), nan);
+  d::max_pool_forward<C>(x.data(), y.data(), g);
+  d::max_pool_backward<C>(x.data(), dy.data(), dx.data(), g);
+  d::max_pool_gather_argmax<C>(x.data(), ddx.data(), gg.data(), g);
+  CHECK(y == y_want);
+  CHECK(dx == dx_want);
+  CHECK(gg == gg_want);
+}
+template <std::size_t C>
+void check_max_pool_kernels_at_depth(std::size_t in_h, std::size_t in_w, std::ptrdiff_t kh, std::ptrdiff_t kw,
+                                     std::ptrdiff_t sh, std::ptrdiff_t sw, bool same) {
+  check_max_pool_kernels<C, float>(2, in_h, in_w, C, kh, kw, sh, sw, same);
+  check_max_pool_kernels<C, double>(2, in_h, in_w, C, kh, kw, sh, sw, same);
+  check_max_pool_kernels<0, float>(2, in_h, in_w, C, kh, kw, sh, sw, same);
+  check_max_pool_kernels<0, double>(2, in_h, in_w, C, kh, kw, sh, sw, same);
+}
+}  // namespace
+
+TEST_CASE("max-pool kernels: disjoint and overlapping windows, channel blocks, static and dynamic depth") {
+  // Depths 1, 3, 19 (16 + 3 floats, 8 + 8 + 3 doubles) and 35: whole blocks and a rest.
+  for (const bool same : {false, true}) {
+    // Disjoint windows: strides = window (5x5 clips SAME windows and leaves VALID remainders),
+    // strides > window (gaps no window reaches), SAME with padding before (4x4, 3x3 / 3).
+    check_max_pool_kernels_at_depth<1>(5, 5, 2, 2, 2, 2, same);
+    check_max_pool_kernels_at_depth<19>(5, 5, 2, 2, 2, 2, same);
+    check_max_pool_kernels_at_depth<3>(7, 8, 2, 2, 3, 3, same);
+    check_max_pool_kernels_at_depth<35>(4, 4, 3, 3, 3, 3, same);
+    check_max_pool_kernels_at_depth<3>(6, 5, 1, 2, 2, 3, same);
+    // Overlapping windows.
+    check_max_pool_kernels_at_depth<19>(5, 6, 3, 3, 2, 2, same);
+    check_max_pool_kernels_at_depth<3>(5, 5, 3, 3, 1, 1, same);
+    check_max_pool_kernels_at_depth<1>(4, 7, 2, 3, 1, 2, same);
+    check_max_pool_kernels_at_depth<3>(6, 6, 3, 2, 3, 1, same);
+  }
 }
 
 // --- layers, bias_add, flatten --------------------------------------------------------------

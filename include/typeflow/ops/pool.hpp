@@ -55,6 +55,10 @@ pool_geometry pool_geometry_of(const V& x) {
   }
   return make_pool_geometry<KS, ST, P>(in);
 }
+/// The depth of S if static, else 0: the kernels' channel blocks are then compile-time.
+template <class S>
+inline constexpr std::size_t static_depth = S::dims[3] == dyn ? 0 : static_cast<std::size_t>(S::dims[3]);
+
 template <class Out, class Shape>
 void resize_pooled(Out& out, const pool_geometry& g) {
   if constexpr (!Shape::is_static) out.resize(std::array<std::size_t, 4>{g.batch, g.out_h, g.out_w, g.depth});
@@ -84,7 +88,7 @@ struct pool_node : node_facade<value_type_of<A>, ops::detail::pooled_shape<shape
     const auto g = ops::detail::pool_geometry_of<KS, ST, P>(a);
     ops::detail::resize_pooled<Out, shape_of<pool_node>>(out, g);
     if constexpr (Kind::is_max) {
-      ops::detail::max_pool_forward(a.data(), out.data(), g);
+      ops::detail::max_pool_forward<ops::detail::static_depth<shape_of<A>>>(a.data(), out.data(), g);
     } else {
       ops::detail::avg_pool_forward(a.data(), out.data(), g);
     }
@@ -110,7 +114,7 @@ struct pool_grad_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::co
     const auto g = ops::detail::pool_geometry_of<KS, ST, P>(a);
     ops::detail::resize_unpooled<Out, shape_of<A>>(out, g);
     if constexpr (Kind::is_max) {
-      ops::detail::max_pool_backward(a.data(), dy.data(), out.data(), g);
+      ops::detail::max_pool_backward<ops::detail::static_depth<shape_of<A>>>(a.data(), dy.data(), out.data(), g);
     } else {
       ops::detail::avg_pool_backward(dy.data(), out.data(), g);
     }
@@ -132,7 +136,7 @@ struct max_pool_grad_grad_node
   static void compute(Out& out, const VG& ddx, const VA& a) {
     const auto g = ops::detail::pool_geometry_of<KS, ST, P>(a);
     ops::detail::resize_pooled<Out, shape_of<max_pool_grad_grad_node>>(out, g);
-    ops::detail::max_pool_gather_argmax(a.data(), ddx.data(), out.data(), g);
+    ops::detail::max_pool_gather_argmax<ops::detail::static_depth<shape_of<A>>>(a.data(), ddx.data(), out.data(), g);
   }
 };
 
