@@ -68,9 +68,9 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-/// The value of a scalar operand (a number, or a rank-0 xtensor container or expression).
+/// The value of the rate operand (a number, or a rank-0 xtensor container or expression).
 template <class V>
-double scalar_value(const V& v) {
+double rate_value(const V& v) {
   if constexpr (std::is_arithmetic_v<V>) {
     return static_cast<double>(v);
   } else {
@@ -135,7 +135,7 @@ struct dropout_mask_node : writer_facade<value_type_of<X>, S, node_kind::effect,
   template <class Ctx>
   static void run(Ctx& ctx) {
     using T = value_type_of<X>;
-    const double rate = ops::detail::scalar_value(ctx.template value<Rate>());
+    const double rate = ops::detail::rate_value(ctx.template value<Rate>());
     if (!(rate >= 0.0 && rate < 1.0))
       throw invalid_argument_error("dropout: rate must be a scalar in the range [0, 1), got " + std::to_string(rate));
     auto dims = ops::detail::dims_of<S::rank>(ctx.template value<X>());
