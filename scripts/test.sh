@@ -7,7 +7,8 @@
 #   2. build-asan/ the other unit tests, under AddressSanitizer and UBSan;
 #   3. build-tsan/ the thread tests (label "threads") under ThreadSanitizer;
 #   4. build-clang/ the unit tests and the examples built with clang 19 (the second tested
-#                  compiler), -O2, -Wall -Wextra -Werror;
+#                  compiler), -O2, -Wall -Wextra -Werror; the examples run but those labelled
+#                  "long" (the CNN's training), which build/ runs;
 #   5. build-fuzz/ the checkpoint loader and the saved model description reader under
 #                  libFuzzer (clang), each for a bounded time.
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
@@ -51,7 +52,8 @@ echo "=== build-clang/: unit tests and examples built with clang 19"
 cmake -S . -B build-clang -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 cmake --build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests typeflow_examples
-ctest --test-dir build-clang -L "unit|example" -LE docs --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
+# The examples labelled "long" (the CNN's minutes of training) are built, not run again.
+ctest --test-dir build-clang -L "unit|example" -LE "docs|long" --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 # --- fuzzing (tests/fuzz/) ----------------------------------------------------------------------
 echo "=== build-fuzz/: the checkpoint loader under libFuzzer, ASan and UBSan, for a bounded time"
