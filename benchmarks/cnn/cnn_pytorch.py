@@ -16,41 +16,23 @@ Prints one line of JSON: epoch seconds (wall and CPU), the last loss, test accur
     cnn_pytorch.py THREADS [EPOCHS] [STEPS]   (STEPS: steps an epoch, default 1875)
     env CNN_C1, CNN_C2: the filter counts (32, 64)
 """
-import gzip
 import json
 import os
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-MASK = (1 << 64) - 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "training"))
+from mlp_pytorch import load as load_flat, permutation  # noqa: E402  (the MLP's data and order)
 
 
-def permutation(n, seed=7):
-    """Fisher-Yates driven by splitmix64, as training_bench::permutation."""
-    p = list(range(n))
-    state = seed
-    for i in range(n - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        z ^= z >> 31
-        j = z % (i + 1)
-        p[i], p[j] = p[j], p[i]
-    return p
-
-
-def load(which, directory=os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")):
-    with gzip.open(f"{directory}/{which}-images-idx3-ubyte.gz") as f:
-        images = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 1, 28, 28)
-    with gzip.open(f"{directory}/{which}-labels-idx1-ubyte.gz") as f:
-        labels = np.frombuffer(f.read(), np.uint8, offset=8)
-    return torch.from_numpy(images.astype(np.float32) / 255.0), torch.from_numpy(labels.astype(np.int64))
+def load(which):
+    """Images as [n, 1, 28, 28] (NCHW) in [0, 1], labels as int64."""
+    images, labels = load_flat(which)
+    return images.reshape(-1, 1, 28, 28), labels
 
 
 class Net(nn.Module):
