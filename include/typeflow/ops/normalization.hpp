@@ -12,8 +12,6 @@
 #include <tuple>
 #include <type_traits>
 
-#include <boost/hana/define_struct.hpp>
-
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
@@ -159,18 +157,19 @@ struct fused_batch_norm_node : node_facade<value_type_of<X>, shape_of<X>, node_k
 };
 
 /// What fused_batch_norm returns (TensorFlow's (y, batch_mean, batch_variance)); also
-/// `auto [y, mean, variance] = fused_batch_norm(...)`. A fetch structure: `sess.run(r)` gives
-/// a hana::map from "y"_s, "batch_mean"_s and "batch_variance"_s to values.
+/// `auto [y, mean, variance] = fused_batch_norm(...)`.
 template <class Y, class Mean, class Variance>
 struct fused_batch_norm_result {
-  BOOST_HANA_DEFINE_STRUCT(fused_batch_norm_result, (Y, y), (Mean, batch_mean), (Variance, batch_variance));
+  Y y;
+  Mean batch_mean;
+  Variance batch_variance;
 };
 
 /// What moments returns (TensorFlow's (mean, variance)); also `auto [m, v] = moments<0>(x)`.
-/// A fetch structure: `sess.run(m)` gives a hana::map from "mean"_s and "variance"_s.
 template <class Mean, class Variance>
 struct moments_result {
-  BOOST_HANA_DEFINE_STRUCT(moments_result, (Mean, mean), (Variance, variance));
+  Mean mean;
+  Variance variance;
 };
 
 namespace ops::detail {
