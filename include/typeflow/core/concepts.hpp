@@ -9,6 +9,7 @@
 //   name                           named_node: its full name, a fixed_string
 //   is_variable                    variable_node_type: named state in the session
 //   is_hidden_state                hidden_state_node: a variable savers leave out
+//   is_resource, resource_type     resource_node_type: host state in the session (an iterator)
 //   is_placeholder                 placeholder_node_type: fed by the caller
 //   is_named_constant              named_constant_node_type: named data it carries
 //   is_literal                     literal_node_type: a compile-time scalar
@@ -64,6 +65,17 @@ concept variable_node_type = node<N> && requires { N::is_variable; };
 /// and initializes it, savers over all variables leave it out.
 template <class N>
 concept hidden_state_node = variable_node_type<N> && requires { N::is_hidden_state; };
+
+/// A resource: named state of another kind than a tensor (a dataset iterator) that each
+/// session whose graph reaches it holds, a default-constructed `resource_type`. Only
+/// effect nodes that name it among their targets touch it (`ctx.template resource<R>()`);
+/// it has no value of its own and is never on a run's path. Savers, initializers and
+/// optimizers, which work on variables, do not see it.
+template <class N>
+concept resource_node_type = node<N> && requires {
+  N::is_resource;
+  typename N::resource_type;
+};
 
 /// A placeholder: a named value the caller feeds to each run that reaches it.
 template <class N>

@@ -181,6 +181,8 @@ using is_variable_node = std::bool_constant<variable_node_type<N>>;
 template <class N>
 using is_placeholder_node = std::bool_constant<placeholder_node_type<N>>;
 template <class N>
+using is_resource_node = std::bool_constant<resource_node_type<N>>;
+template <class N>
 using is_named = std::bool_constant<named_node<N>>;
 
 // --- consumer counts on a path ---------------------------------------------------------

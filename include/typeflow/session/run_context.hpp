@@ -74,6 +74,12 @@ struct run_context {
     return slot_of<V>().value;
   }
 
+  /// The session's state of resource R, which this effect node names among its targets.
+  template <class R>
+  auto& resource() noexcept {
+    return session.template resource<R>();
+  }
+
   /// Runs the graph that computes Sub (an mp_list of nodes) from Feeds (objects with a
   /// `node_type` and a reference `value`), with this run's session, and calls
   /// `f(values...)` with the fetched values, which live until f returns. A loop

@@ -60,6 +60,8 @@ class session {
   /// Every node of the session's graph, inputs first.
   using graph_nodes = graph::graph_order<Roots...>;
   using variables = graph::detail::select<graph::is_variable_node, graph_nodes>;
+  /// The resources (dataset iterators) the graph's effect nodes target.
+  using resources = graph::detail::select<graph::is_resource_node, graph_nodes>;
   using named_nodes = graph::detail::select<graph::is_named, graph_nodes>;
   /// A session whose graph was rejected at compile time (two nodes of one name): after that
   /// error it runs nothing.
@@ -75,10 +77,14 @@ class session {
   template <class... Given>
     requires(session_detail::is_rejected_graph<Roots>::value && ...)
   explicit session(const Given&...)
-      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<session_detail::plan_pools>()) {}
+      : vars_(std::make_unique<var_storage>()),
+        resources_(std::make_unique<resource_storage>()),
+        plans_(std::make_unique<session_detail::plan_pools>()) {}
 
   explicit session(const Roots&... roots)
-      : vars_(std::make_unique<var_storage>()), plans_(std::make_unique<session_detail::plan_pools>()) {
+      : vars_(std::make_unique<var_storage>()),
+        resources_(std::make_unique<resource_storage>()),
+        plans_(std::make_unique<session_detail::plan_pools>()) {
     if constexpr (!mp::mp_empty<defined_nodes>::value)
       session_detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
   }
@@ -127,6 +133,18 @@ class session {
     return slot<V>().initialized;
   }
 
+  /// The state of resource R (a dataset iterator's), default-constructed with the session.
+  template <class R>
+  auto& resource() noexcept {
+    static_assert(contains_v<resources, R>, "the session does not hold this resource");
+    return resources_->template get<R>();
+  }
+  template <class R>
+  const auto& resource() const noexcept {
+    static_assert(contains_v<resources, R>, "the session does not hold this resource");
+    return resources_->template get<R>();
+  }
+
   /// tf.set_random_seed: the graph seed that random initializers without a seed of their
   /// own draw from (with the variable's name), from the next initialization on.
   void set_random_seed(std::uint64_t seed) noexcept { vars_->graph_seed = seed; }
@@ -147,6 +165,7 @@ class session {
 
  private:
   using var_storage = session_detail::session_state<variables, defined_nodes>;
+  using resource_storage = typename session_detail::keyed_set_of<session_detail::resource_value, resources>::type;
 
   template <class S, class Fetches, class Fed, class FeedTuple>
   friend struct run_context;
@@ -169,6 +188,7 @@ class session {
   static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
 
   std::unique_ptr<var_storage> vars_;
+  std::unique_ptr<resource_storage> resources_;
   std::unique_ptr<session_detail::plan_pools> plans_;  // the buffers of its plans' runs
   std::ostream* print_stream_ = &std::cerr;
 };

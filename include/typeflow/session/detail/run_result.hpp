@@ -49,7 +49,8 @@ consteval auto diagnose_path(mp::mp_list<N...>) {
   // Two lists, not one of 2N: clang bounds a fold expression at 256 operands by default.
   using effect_vars = mp::mp_append<graph::detail::concat<mp::mp_list<reads_of<N>...>>,
                                     graph::detail::concat<mp::mp_list<targets_of<N>...>>>;
-  using unheld_effect_vars = mp::mp_copy_if_q<effect_vars, graph::not_in<vars>>;
+  using unheld_effect_vars = mp::mp_copy_if_q<
+      effect_vars, graph::not_in<mp::mp_append<vars, typename std::remove_const_t<Self>::resources>>>;
   if constexpr (constexpr std::size_t i = first_set(unfed); i < sizeof...(N)) {
     return std::type_identity<you_must_feed_a_value_for_placeholder<mp::mp_at_c<path, i>::name>>{};
   } else if constexpr (constexpr std::size_t j = first_set(unheld); j < sizeof...(N)) {

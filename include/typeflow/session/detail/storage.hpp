@@ -17,6 +17,10 @@
 
 namespace typeflow::session_detail {
 
+/// What a session holds for resource R (core/concepts.hpp: resource_node_type).
+template <class R>
+using resource_value = typename R::resource_type;
+
 template <class V>
 struct variable_slot {
   storage_t<value_type_of<V>, shape_of<V>> value{};
