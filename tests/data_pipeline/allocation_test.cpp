@@ -34,7 +34,10 @@ void check_epoch(const D& ds) {
     REQUIRE(x.shape()[1] == width);
     for (std::size_t b = 0; b < batch; ++b) {
       const auto label = static_cast<std::size_t>(y(b));
-      REQUIRE(label < rows);
+      if (label >= rows) {
+        ++mismatched;
+        continue;
+      }
       // features and label travel together
       mismatched += x(b, 0) != static_cast<float>(label) || x(b, width - 1) != static_cast<float>(label % 7);
       ++seen[label];
