@@ -174,7 +174,12 @@ TEST_CASE("padded_batch pads to the batch's longest or to a given shape (padded_
   std::tuple<xt::xarray<i64>> out;
   CHECK_THROWS_WITH_AS(short_it.next(out), doctest::Contains("Attempted to pad to a smaller size than the input element"),
                        typeflow::data_loss_error);
-  CHECK_THROWS_AS(td::range(3).padded_batch(2, {{}, {}}), typeflow::invalid_argument_error);
+  CHECK_THROWS_WITH_AS(td::range(3).padded_batch(2, {{}, {}}), "InvalidArgument: padded_batch: 2 padded shapes for 1 components",
+                       typeflow::invalid_argument_error);
+  auto rank_it = td::range(3).padded_batch(2, {{-1}}).make_iterator();  // scalars against a rank-1 padded shape
+  std::tuple<xt::xarray<i64>> scalar_out;
+  CHECK_THROWS_WITH_AS(rank_it.next(scalar_out), doctest::Contains("the padded shape's rank is 1"),
+                       typeflow::invalid_argument_error);
 }
 
 TEST_CASE("shuffle: a permutation, reproducible from the seed, reshuffled each epoch (shuffle_test.py)") {

@@ -72,8 +72,9 @@ TEST_CASE("transformations resume at every position") {
   check_breaks(td::range(10).skip(2).take(5));
   check_breaks(td::range(10).repeat(3));
   check_breaks(td::range(3).repeat(), 20);  // an endless repeat, broken anywhere in 20
-  check_breaks(td::range(10).map([](const xt::xarray<i64>& x) { return xt::xarray<double>(x * 0.5); })
-                   .filter([](const xt::xarray<double>& x) { return x() != 1.5; }));
+  const double half = 0.5, skipped = 1.5;  // functions that capture
+  check_breaks(td::range(10).map([half](const xt::xarray<i64>& x) { return xt::xarray<double>(x * half); })
+                   .filter([&skipped](const xt::xarray<double>& x) { return x() != skipped; }));
   check_breaks(td::from_tensor_slices(xt::xarray<i64>{3, 0, 5, 1, 4, 2})
                    .map([](const xt::xarray<i64>& x) { return xt::xarray<i64>(xt::ones<i64>({static_cast<std::size_t>(x())}) * x()); })
                    .padded_batch(4, {{-1}}));
