@@ -24,6 +24,10 @@ using typeflow_test::iota;
 using typeflow_test::scalars;
 using i64 = std::int64_t;
 
+static_assert(td::dataset<td::range_dataset>);
+static_assert(td::dataset<decltype(td::range(3).shuffle(2, 1).batch(2).prefetch(1))>);
+static_assert(!td::dataset<xt::xarray<float>>);
+
 TEST_CASE("range: stop, start/stop, steps, empty ranges (range_test.py)") {
   CHECK(scalars(td::range(5)) == iota(0, 5));
   CHECK(scalars(td::range(2, 5)) == std::vector<i64>{2, 3, 4});
