@@ -209,6 +209,22 @@ TEST_CASE("shuffle: a permutation, reproducible from the seed, reshuffled each e
   CHECK(std::vector<i64>(reshuffled.begin(), reshuffled.begin() + 20) != std::vector<i64>(reshuffled.begin() + 20, reshuffled.end()));
   CHECK(std::vector<i64>(fixed.begin(), fixed.begin() + 20) == std::vector<i64>(fixed.begin() + 20, fixed.end()));
   CHECK(scalars(td::range(20).shuffle(20, 7).repeat(2)) == reshuffled);  // and reproducible
+  // An iterator re-initialized each epoch (TF 1.x's make_initializer run per epoch) says
+  // which pass it makes; a reshuffling dataset gives each pass its own order.
+  const auto ds = td::range(20).shuffle(20, 7);
+  auto pass = [&](std::uint64_t k) {
+    auto it = ds.make_iterator(td::iteration{k});
+    return typeflow_test::drain_iterator(it, std::tuple<xt::xarray<i64>>{});
+  };
+  CHECK(pass(0) == drain(ds));
+  CHECK(pass(1) != pass(0));
+  CHECK(pass(1) == pass(1));
+  auto once = td::range(20).shuffle(20, 7, false);
+  auto first_it = once.make_iterator(td::iteration{0});
+  auto second_it = once.make_iterator(td::iteration{5});
+  CHECK(typeflow_test::drain_iterator(first_it, std::tuple<xt::xarray<i64>>{}) ==
+        typeflow_test::drain_iterator(second_it, std::tuple<xt::xarray<i64>>{}));
+  static_assert(td::dataset_iterator<decltype(first_it), std::tuple<xt::xarray<i64>>>);
   CHECK_THROWS_AS(td::range(3).shuffle(0, 1), typeflow::invalid_argument_error);
   // Without a seed: still a permutation.
   auto r = scalars(td::range(50).shuffle(50));
