@@ -30,8 +30,9 @@
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/none.hpp"
-#include "typeflow/data/detail/iterator_state.hpp"
+#include "typeflow/data/detail/iterator_resource.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
+#include "typeflow/ops/state.hpp"
 
 namespace typeflow::data {
 
@@ -57,7 +58,7 @@ struct iterator_node : node_base, kind_tag<node_kind::leaf>, op_info<"IteratorV2
   using inputs = mp::mp_list<>;
   static constexpr auto name = Name;
   static constexpr bool is_resource = true;
-  using resource_type = detail::iterator_state<Spec>;
+  using resource_type = detail::iterator_resource<Spec>;
   using spec = Spec;
 };
 
@@ -79,16 +80,44 @@ struct get_next_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_l
 };
 
 namespace detail {
+template <class L>
+consteval std::size_t first_placeholder() {
+  return []<class... N>(mp::mp_list<N...>) {
+    constexpr bool is[] = {placeholder_node_type<N>..., true};
+    std::size_t i = 0;
+    while (!is[i]) ++i;
+    return i;
+  }(L{});
+}
+
 template <class Spec, std::size_t K>
 using component_at = mp::mp_at_c<mp::mp_rename<Spec, mp::mp_list>, K>;
 }  // namespace detail
 
-/// Component K of the element the run's GetNext of iterator It produced.
-template <class It, std::size_t K>
+/// GetNext of a one-shot iterator: its first run makes the iterator of dataset D, whose
+/// inputs In... are constants (make_one_shot_iterator), then it advances as get_next_node.
+template <class It, class D, class... In>
+struct one_shot_get_next_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_list<It>, In...>,
+                                op_info<"IteratorGetNext", false> {
+  using output_type = none_t;
+  using reads = mp::mp_list<>;
+
+  template <class Ctx>
+  static void run(Ctx& ctx) {
+    auto& state = ctx.template resource<It>();
+    if (!state.iterator) state.reset(D::make_iterator(ctx));
+    state.has_element = false;
+    if (!state.iterator->next(state.element)) detail::throw_end_of_sequence(It::name.view());
+    state.has_element = true;
+  }
+};
+
+/// Component K of the element the run's GetNext (Next) of iterator It produced.
+template <class It, std::size_t K, class Next = get_next_node<It>>
 struct component_node
     : writer_facade<typename detail::component_at<typename It::spec, K>::value_type,
                     typename detail::component_at<typename It::spec, K>::shape_type, node_kind::effect,
-                    mp::mp_list<It>, get_next_node<It>>,
+                    mp::mp_list<It>, Next>,
       op_info<"IteratorGetNext", false> {
   using C = detail::component_at<typename It::spec, K>;
   using output_type = storage_t<typename C::value_type, typename C::shape_type>;
@@ -169,7 +198,7 @@ class iterator {
       static_assert(dataset_structure_must_match_the_iterators<Name, Spec, typename D::spec>::value,
                     "iterator.make_initializer(dataset): the dataset's element structure (dtypes and "
                     "static shapes) differs from the iterator's");
-      return group();
+      return typeflow::group();  // inert, a node that runs nothing: the error above is the one to read
     } else {
       return make_initializer_from(dataset, typename D::inputs{});
     }
@@ -181,7 +210,6 @@ class iterator {
     return std::apply([](const auto&... in) { return make_node<make_iterator_node<node_type, D, In...>>(in...); },
                       dataset.input_nodes());
   }
-  static none_t group() { return {}; }
 };
 
 /// tf.data.Iterator.from_structure: an iterator named Name over elements of D's structure,
@@ -207,6 +235,59 @@ class initializable_iterator : public iterator<Name, typename D::spec> {
 template <fixed_string Name, graph_dataset D>
 initializable_iterator<Name, D> make_initializable_iterator(const D& dataset) {
   return initializable_iterator<Name, D>(dataset);
+}
+
+/// In a diagnostic: a one-shot iterator's dataset reads this placeholder, which nothing
+/// could feed (TensorFlow: "Cannot capture a placeholder by value").
+template <fixed_string Iterator, fixed_string Placeholder>
+struct a_one_shot_iterators_dataset_cannot_read_a_placeholder {
+  static constexpr bool value = false;
+};
+
+/// A one-shot iterator (dataset.make_one_shot_iterator()): no initializer; the first run
+/// that reaches get_next() starts the pass, and the pass is never restarted.
+template <fixed_string Name, graph_dataset D>
+class one_shot_iterator {
+ public:
+  using node_type = iterator_node<Name, typename D::spec>;
+  using spec = typename D::spec;
+  explicit one_shot_iterator(const D& dataset) : dataset_(dataset) {}
+
+  auto get_next() const {
+    return std::apply([](const auto&... in) { return components(next_node(in...)); }, dataset_.input_nodes());
+  }
+
+ private:
+  template <class... In>
+  static auto next_node(const In&... in) {
+    return make_node<one_shot_get_next_node<node_type, D, In...>>(in...);
+  }
+  template <class Next>
+  static auto components(const Next& next) {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      if constexpr (sizeof...(K) == 1) {
+        return make_node<component_node<node_type, 0, Next>>(next);
+      } else {
+        return std::tuple<component_node<node_type, K, Next>...>(make_node<component_node<node_type, K, Next>>(next)...);
+      }
+    }(std::make_index_sequence<spec::size>{});
+  }
+  D dataset_;
+};
+
+/// `make_one_shot_iterator<"iterator">(dataset)`: the dataset's inputs must be constants.
+template <fixed_string Name, graph_dataset D>
+auto make_one_shot_iterator(const D& dataset) {
+  if constexpr (constexpr std::size_t i = detail::first_placeholder<typename D::inputs>();
+                i < mp::mp_size<typename D::inputs>::value) {
+    static_assert(a_one_shot_iterators_dataset_cannot_read_a_placeholder<
+                      Name, mp::mp_at_c<typename D::inputs, i>::name>::value,
+                  "make_one_shot_iterator(dataset): nothing can feed the dataset's placeholders; use "
+                  "make_initializable_iterator and feed them to its initializer");
+    return one_shot_iterator<Name, D>(dataset);  // inert
+  } else {
+    return one_shot_iterator<Name, D>(dataset);
+  }
 }
 
 }  // namespace typeflow::data

@@ -1,4 +1,4 @@
-// typeflow/data/detail/iterator_state.hpp — what a session holds for an iterator: the
+// typeflow/data/detail/iterator_resource.hpp — what a session holds for an iterator: the
 // host iterator of the dataset its last initializer run made (type-erased: one iterator
 // node can be initialized from several datasets of its structure) and the element the last
 // GetNext produced, read by the element's component nodes.
@@ -60,7 +60,7 @@ struct iterator_model final : iterator_interface<Element> {
 
 /// An iterator's state in a session.
 template <class Spec>
-struct iterator_state {
+struct iterator_resource {
   using element_type = host_element<Spec>;
   std::unique_ptr<iterator_interface<element_type>> iterator;  // null until initialized
   element_type element;     // the last element GetNext produced; storage reused

@@ -1,0 +1,102 @@
+// docs/input-pipelines.md: datasets of graph nodes, iterators, the end of an epoch.
+#include <cstdint>
+#include <cstdio>
+#include <tuple>
+
+#include <xtensor/xarray.hpp>
+#include <xtensor/xfixed.hpp>
+
+#include <typeflow/data/graph_dataset.hpp>
+#include <typeflow/typeflow.hpp>
+
+#include "expect.hpp"
+
+namespace tf = typeflow;
+
+int main() {
+  // 10 examples of 3 features; label i for row i.
+  xt::xarray<float> features_value = xt::zeros<float>({10, 3});
+  xt::xarray<std::int32_t> labels_value = xt::zeros<std::int32_t>({10});
+  for (std::size_t i = 0; i < 10; ++i) {
+    features_value(i, 0) = static_cast<float>(i);
+    labels_value(i) = static_cast<std::int32_t>(i % 2);
+  }
+
+  // [snippet initializable]
+  auto features = tf::placeholder<"features", float, tf::shape<tf::dyn, 3>>();
+  auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<tf::dyn>>();
+  auto batch_size = tf::placeholder<"batch_size", std::int64_t>();
+
+  auto dataset = tf::data::from_tensor_slices(features, labels).batch(batch_size);
+  auto iterator = tf::data::make_initializable_iterator<"iterator">(dataset);
+  auto [x, y] = iterator.get_next();  // nodes: float [?, 3] and int32 [?]
+
+  auto logits = tf::layers::dense<2, "dense">(x);
+  auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(y, logits));
+  auto train_op = tf::train::adam(1e-2).minimize(loss);
+
+  tf::session sess(iterator.initializer(), train_op);
+  sess.initialize_all();
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    sess.run(iterator.initializer(), tf::feed(features, features_value), tf::feed(labels, labels_value),
+             tf::feed(batch_size, std::int64_t{4}));
+    int batches = 0;
+    for (;;) {
+      try {
+        sess.run(train_op);  // reads one batch
+        ++batches;
+      } catch (const tf::out_of_range_error&) {  // tf.errors.OutOfRangeError: the epoch is over
+        break;
+      }
+    }
+    std::printf("epoch %d: %d batches\n", epoch, batches);  // 4 + 4 + 2 examples
+    EXPECT(batches == 3);
+  }
+  // [/snippet initializable]
+
+  // [snippet static_batches]
+  auto shuffled = tf::data::from_tensor_slices(features, labels)
+                      .shuffle<100, /*seed*/ 7>()
+                      .batch<4>(tf::data::drop_remainder)
+                      .repeat();
+  auto batches = tf::data::make_initializable_iterator<"batches">(shuffled);
+  auto [bx, by] = batches.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(bx)>, tf::shape<4, 3>>);  // static batch dim
+  // [/snippet static_batches]
+  tf::session s2(batches.initializer(), bx, by);
+  s2.run(batches.initializer(), tf::feed(features, features_value), tf::feed(labels, labels_value));
+  for (int i = 0; i < 5; ++i) EXPECT(s2.run(by).size() == 4);  // repeated: never ends
+
+  // [snippet from_structure]
+  auto train_x = tf::placeholder<"train_x", float, tf::shape<tf::dyn, 3>>();
+  auto test_x = tf::placeholder<"test_x", float, tf::shape<tf::dyn, 3>>();
+  auto train_data = tf::data::from_tensor_slices(train_x).batch<8>();
+  auto test_data = tf::data::from_tensor_slices(test_x).batch<8>();
+  auto reader = tf::data::iterator_from_structure<"reader">(train_data);
+  auto train_init = reader.make_initializer(train_data);
+  auto test_init = reader.make_initializer(test_data);
+  auto rows = tf::reduce_sum(tf::ones_like(tf::reduce_sum<1>(reader.get_next())));
+  // [/snippet from_structure]
+  tf::session s3(train_init, test_init, rows);
+  s3.run(train_init, tf::feed(train_x, features_value));
+  EXPECT(s3.run(rows) == 8.0f);
+  s3.run(test_init, tf::feed(test_x, xt::xarray<float>(xt::zeros<float>({3, 3}))));
+  EXPECT(s3.run(rows) == 3.0f);
+
+  // [snippet one_shot]
+  auto table = tf::constant<"table">(xt::xtensor_fixed<std::int32_t, xt::xshape<5>>{5, 6, 7, 8, 9});
+  auto once = tf::data::make_one_shot_iterator<"once">(tf::data::from_tensor_slices(table).batch<2>());
+  auto next = tf::reduce_sum(once.get_next());
+  tf::session s4(next);
+  EXPECT(s4.run(next) == 11);  // 5 + 6
+  EXPECT(s4.run(next) == 15);  // 7 + 8
+  EXPECT(s4.run(next) == 9);
+  // [/snippet one_shot]
+  try {
+    s4.run(next);
+    EXPECT(false);
+  } catch (const tf::out_of_range_error& e) {
+    std::printf("%s\n", e.what());
+  }
+  return 0;
+}

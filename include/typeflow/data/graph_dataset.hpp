@@ -1,0 +1,297 @@
+// typeflow/data/graph_dataset.hpp — datasets built from graph nodes, as TensorFlow 1.x
+// programs build them: `from_tensor_slices(features_ph, labels_ph).batch(batch_size_ph)`.
+//
+// A graph dataset is a type: its sources' nodes, its transformations and their parameter
+// nodes. Its element structure (dtypes and static shapes) is computed at compile time, so
+// an iterator's get_next() gives nodes of known shapes; an initializer run (data/iterator.hpp)
+// evaluates the nodes, builds the host dataset (data/dataset.hpp) from their values and
+// starts a pass over it. Parameters are nodes (a placeholder, `constant<32>()`); integer
+// template arguments are the short spelling of a literal: `batch<32>()`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/mp11/algorithm.hpp>
+#include <xtensor/xarray.hpp>
+
+#include "typeflow/core/node.hpp"
+#include "typeflow/core/shape.hpp"
+#include "typeflow/data/dataset.hpp"
+#include "typeflow/data/iterator.hpp"
+#include "typeflow/ops/constant.hpp"
+
+namespace typeflow::data {
+
+/// `batch(n, drop_remainder)`: the last, smaller batch is dropped.
+struct drop_remainder_t {};
+inline constexpr drop_remainder_t drop_remainder{};
+
+/// In a diagnostic: a dataset parameter (batch size, buffer size, count) that is not an
+/// integer scalar node.
+template <fixed_string Parameter, class ElementType, class Shape>
+struct dataset_parameter_must_be_an_integer_scalar {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: from_tensor_slices of a component of rank 0 (nothing to slice).
+template <class ComponentShape>
+struct from_tensor_slices_needs_components_of_rank_1_or_more {
+  static constexpr bool value = false;
+};
+
+namespace detail {
+
+template <class V>
+std::int64_t integer_value(const V& v) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return static_cast<std::int64_t>(v);
+  } else {
+    return static_cast<std::int64_t>(v());
+  }
+}
+/// A node's value in a run, as a host array (a copy: the dataset outlives the run).
+template <class N, class Ctx>
+xt::xarray<value_type_of<N>> host_value(Ctx& ctx) {
+  return xt::xarray<value_type_of<N>>(ctx.template value<N>());
+}
+
+template <class S>
+struct tail_shape;
+template <std::ptrdiff_t D0, std::ptrdiff_t... D>
+struct tail_shape<shape<D0, D...>> {
+  using type = shape<D...>;
+};
+template <class S, std::ptrdiff_t B>
+struct prepend_dim;
+template <std::ptrdiff_t... D, std::ptrdiff_t B>
+struct prepend_dim<shape<D...>, B> {
+  using type = shape<B, D...>;
+};
+
+template <class Spec, std::ptrdiff_t B>
+struct batched_spec;
+template <class... C, std::ptrdiff_t B>
+struct batched_spec<element_spec<C...>, B> {
+  using type = element_spec<component<typename C::value_type, typename prepend_dim<typename C::shape_type, B>::type>...>;
+};
+
+/// A batch's first dim: static when the last batch is dropped and the size is a literal.
+template <bool Drop, class N>
+constexpr std::ptrdiff_t batch_dim() {
+  if constexpr (Drop && literal_node_type<N>) {
+    return static_cast<std::ptrdiff_t>(N::value);
+  } else {
+    return dyn;
+  }
+}
+
+template <class N>
+constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
+                                shape_of<N>::rank == 0;
+
+}  // namespace detail
+
+template <class D>
+class graph_dataset_base;
+
+/// A stage of a graph dataset: Inner transformed by Op with the parameter nodes P...
+template <class Inner, class Op, class... P>
+class transformed_dataset;
+
+/// from_tensor_slices of nodes: component K is node K's value sliced along its first dim.
+template <class... N>
+class node_slices_dataset : public graph_dataset_base<node_slices_dataset<N...>> {
+ public:
+  using spec = element_spec<component<value_type_of<N>, typename detail::tail_shape<shape_of<N>>::type>...>;
+  using inputs = mp::mp_list<N...>;
+  explicit node_slices_dataset(const N&... n) : nodes_(n...) {}
+  const std::tuple<N...>& input_nodes() const { return nodes_; }
+  template <class Ctx>
+  static auto make_dataset(Ctx& ctx) {
+    return data::from_tensor_slices(detail::host_value<N>(ctx)...);
+  }
+
+ private:
+  std::tuple<N...> nodes_;
+};
+
+/// from_tensors of nodes: one element, the nodes' values.
+template <class... N>
+class node_tensors_dataset : public graph_dataset_base<node_tensors_dataset<N...>> {
+ public:
+  using spec = element_spec<component<value_type_of<N>, shape_of<N>>...>;
+  using inputs = mp::mp_list<N...>;
+  explicit node_tensors_dataset(const N&... n) : nodes_(n...) {}
+  const std::tuple<N...>& input_nodes() const { return nodes_; }
+  template <class Ctx>
+  static auto make_dataset(Ctx& ctx) {
+    return data::from_tensors(detail::host_value<N>(ctx)...);
+  }
+
+ private:
+  std::tuple<N...> nodes_;
+};
+
+namespace ops_tag {
+template <bool Drop>
+struct batch {
+  template <class Spec, class N>
+  using spec = typename detail::batched_spec<Spec, detail::batch_dim<Drop, N>()>::type;
+  template <class Host>
+  static auto apply(const Host& h, std::int64_t n) {
+    return h.batch(n, Drop);
+  }
+};
+template <std::int64_t Seed, bool Reshuffle>
+struct shuffle {
+  template <class Spec, class N>
+  using spec = Spec;
+  template <class Host>
+  static auto apply(const Host& h, std::int64_t buffer_size) {
+    return h.shuffle(buffer_size, Seed, Reshuffle);
+  }
+};
+#define TYPEFLOW_DATA_COUNT_STAGE(name)              \
+  struct name {                                      \
+    template <class Spec, class N>                   \
+    using spec = Spec;                               \
+    template <class Host>                            \
+    static auto apply(const Host& h, std::int64_t n) { \
+      return h.name(n);                              \
+    }                                                \
+  };
+TYPEFLOW_DATA_COUNT_STAGE(repeat)
+TYPEFLOW_DATA_COUNT_STAGE(take)
+TYPEFLOW_DATA_COUNT_STAGE(skip)
+TYPEFLOW_DATA_COUNT_STAGE(prefetch)
+#undef TYPEFLOW_DATA_COUNT_STAGE
+}  // namespace ops_tag
+
+template <class Inner, class Op, class P>
+class transformed_dataset<Inner, Op, P> : public graph_dataset_base<transformed_dataset<Inner, Op, P>> {
+ public:
+  using spec = typename Op::template spec<typename Inner::spec, P>;
+  using inputs = mp::mp_unique<mp::mp_push_back<typename Inner::inputs, P>>;
+  transformed_dataset(const Inner& inner, const P& p) : inner_(inner), p_(p) {}
+  auto input_nodes() const {
+    return [&]<class... In>(mp::mp_list<In...>) { return std::tuple<In...>(find<In>()...); }(inputs{});
+  }
+  template <class Ctx>
+  static auto make_dataset(Ctx& ctx) {
+    return Op::apply(Inner::make_dataset(ctx), detail::integer_value(ctx.template value<P>()));
+  }
+
+ private:
+  template <class In>
+  In find() const {
+    if constexpr (std::is_same_v<In, P>) {
+      return p_;
+    } else {
+      return std::get<In>(inner_.input_nodes());
+    }
+  }
+  Inner inner_;
+  P p_;
+};
+
+/// The transformations of graph datasets, as TensorFlow's Dataset methods. Each parameter
+/// is an integer scalar node; `batch<32>()` is `batch(constant<std::int64_t(32)>())`.
+template <class D>
+class graph_dataset_base {
+ public:
+  template <node N>
+  auto batch(const N& batch_size) const {
+    return stage<ops_tag::batch<false>>(batch_size);
+  }
+  /// batch(n, drop_remainder): with a literal n, the batch dim is static.
+  template <node N>
+  auto batch(const N& batch_size, drop_remainder_t) const {
+    return stage<ops_tag::batch<true>>(batch_size);
+  }
+  template <std::int64_t N>
+  auto batch() const {
+    return batch(constant<N>());
+  }
+  template <std::int64_t N>
+  auto batch(drop_remainder_t d) const {
+    return batch(constant<N>(), d);
+  }
+  /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
+  template <std::int64_t Seed, bool Reshuffle = true, node N>
+  auto shuffle(const N& buffer_size) const {
+    return stage<ops_tag::shuffle<Seed, Reshuffle>>(buffer_size);
+  }
+  template <std::int64_t BufferSize, std::int64_t Seed, bool Reshuffle = true>
+  auto shuffle() const {
+    return shuffle<Seed, Reshuffle>(constant<BufferSize>());
+  }
+  /// repeat(): forever; repeat(count).
+  auto repeat() const { return repeat(constant<std::int64_t{-1}>()); }
+  template <node N>
+  auto repeat(const N& count) const {
+    return stage<ops_tag::repeat>(count);
+  }
+  template <node N>
+  auto take(const N& count) const {
+    return stage<ops_tag::take>(count);
+  }
+  template <node N>
+  auto skip(const N& count) const {
+    return stage<ops_tag::skip>(count);
+  }
+  /// prefetch(n): a background thread keeps n elements ready.
+  template <node N>
+  auto prefetch(const N& buffer_size) const {
+    return stage<ops_tag::prefetch>(buffer_size);
+  }
+  template <std::int64_t N>
+  auto prefetch() const {
+    return prefetch(constant<N>());
+  }
+
+  /// The host iterator of a pass, built in an initializer's run.
+  template <class Ctx>
+  static auto make_iterator(Ctx& ctx) {
+    return D::make_dataset(ctx).make_iterator();
+  }
+
+ private:
+  template <class Op, class N>
+  auto stage(const N& n) const {
+    if constexpr (!detail::integer_scalar<N>) {
+      static_assert(dataset_parameter_must_be_an_integer_scalar<label_of<N>(), value_type_of<N>, shape_of<N>>::value,
+                    "a dataset's batch size, buffer size or count must be an integer scalar node");
+      return static_cast<const D&>(*this);  // inert: the error above is the one to read
+    } else {
+      return transformed_dataset<D, Op, N>(static_cast<const D&>(*this), n);
+    }
+  }
+};
+
+/// tf.data.Dataset.from_tensor_slices((a, b, ...)) of nodes: element K is row K of each.
+template <node... N>
+  requires(sizeof...(N) > 0)
+auto from_tensor_slices(const N&... components) {
+  if constexpr (!((shape_of<N>::rank >= 1) && ...)) {
+    using scalar_component = mp::mp_at<mp::mp_list<shape_of<N>...>,
+                                       mp::mp_find<mp::mp_list<std::bool_constant<(shape_of<N>::rank >= 1)>...>,
+                                                   std::false_type>>;
+    static_assert(from_tensor_slices_needs_components_of_rank_1_or_more<scalar_component>::value,
+                  "from_tensor_slices(nodes...): every component needs rank 1 or more (its rows are the elements)");
+    return node_tensors_dataset<N...>(components...);  // inert
+  } else {
+    return node_slices_dataset<N...>(components...);
+  }
+}
+
+/// tf.data.Dataset.from_tensors((a, b, ...)) of nodes: one element.
+template <node... N>
+  requires(sizeof...(N) > 0)
+auto from_tensors(const N&... components) {
+  return node_tensors_dataset<N...>(components...);
+}
+
+}  // namespace typeflow::data

@@ -1,0 +1,186 @@
+// Datasets built from graph nodes (data/graph_dataset.hpp) read through iterators, as
+// TensorFlow 1.x programs read them: from_tensor_slices of placeholders fed at the
+// initializer's run, a batch size that is a node, epochs ending on OutOfRange.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include <typeflow/data/graph_dataset.hpp>
+#include <typeflow/typeflow.hpp>
+
+namespace tf = typeflow;
+
+namespace {
+xt::xarray<float> rows(std::size_t n) {
+  xt::xarray<float> x = xt::zeros<float>({n, std::size_t{3}});
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < 3; ++j) x(i, j) = static_cast<float>(10 * i + j);
+  return x;
+}
+xt::xarray<std::int32_t> labels(std::size_t n) {
+  xt::xarray<std::int32_t> y = xt::zeros<std::int32_t>({n});
+  for (std::size_t i = 0; i < n; ++i) y(i) = static_cast<std::int32_t>(i);
+  return y;
+}
+}  // namespace
+
+TEST_CASE("from_tensor_slices(placeholders).batch(placeholder): the structure and the batches") {
+  auto features = tf::placeholder<"gd_features", float, tf::shape<tf::dyn, 3>>();
+  auto targets = tf::placeholder<"gd_labels", std::int32_t, tf::shape<tf::dyn>>();
+  auto batch_size = tf::placeholder<"gd_batch_size", std::int64_t, tf::scalar>();
+  auto dataset = tf::data::from_tensor_slices(features, targets).batch(batch_size);
+  auto it = tf::data::make_initializable_iterator<"gd_iterator">(dataset);
+  auto [x, y] = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(x)>, tf::shape<tf::dyn, 3>>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(y)>, tf::shape<tf::dyn>>);
+  tf::session sess(it.initializer(), x, y);
+
+  sess.run(it.initializer(), tf::feed(features, rows(7)), tf::feed(targets, labels(7)),
+           tf::feed(batch_size, std::int64_t{3}));
+  std::vector<std::size_t> sizes;
+  std::vector<std::int32_t> seen;
+  for (;;) {
+    try {
+      auto [xv, yv] = sess.run(tf::fetch(x, y));
+      sizes.push_back(yv.size());
+      for (std::size_t i = 0; i < yv.size(); ++i) {
+        seen.push_back(yv(i));
+        CHECK(xv(i, 2) == static_cast<float>(10 * yv(i) + 2));
+      }
+    } catch (const tf::out_of_range_error&) {
+      break;
+    }
+  }
+  CHECK(sizes == std::vector<std::size_t>{3, 3, 1});
+  CHECK(seen == std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6});
+
+  // Another initializer run, another batch size: a new pass.
+  sess.run(it.initializer(), tf::feed(features, rows(4)), tf::feed(targets, labels(4)),
+           tf::feed(batch_size, std::int64_t{4}));
+  CHECK(sess.run(y).size() == 4);
+  CHECK_THROWS_AS(sess.run(y), tf::out_of_range_error);
+}
+
+TEST_CASE("batch<N>(drop_remainder) gives a static batch dim and drops the last batch") {
+  auto features = tf::placeholder<"gd_features", float, tf::shape<tf::dyn, 3>>();
+  auto dataset = tf::data::from_tensor_slices(features).batch<2>(tf::data::drop_remainder);
+  auto it = tf::data::make_initializable_iterator<"gd_static">(dataset);
+  auto x = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(x)>, tf::shape<2, 3>>);
+  auto total = tf::reduce_sum(x);
+  tf::session sess(it.initializer(), total);
+  sess.run(it.initializer(), tf::feed(features, rows(5)));
+  CHECK(sess.run(total) == doctest::Approx(0 + 1 + 2 + 10 + 11 + 12));
+  CHECK(sess.run(total) == doctest::Approx(20 + 21 + 22 + 30 + 31 + 32));
+  CHECK_THROWS_AS(sess.run(total), tf::out_of_range_error);  // row 4 is dropped
+}
+
+TEST_CASE("shuffle, repeat and take: the same order from the same seed, every element once per epoch") {
+  auto values = tf::placeholder<"gd_values", std::int32_t, tf::shape<tf::dyn>>();
+  auto dataset = tf::data::from_tensor_slices(values).shuffle<100, 42>().repeat(tf::constant<std::int64_t{2}>());
+  auto it = tf::data::make_initializable_iterator<"gd_shuffled">(dataset);
+  auto v = it.get_next();
+  tf::session a(it.initializer(), v);
+  tf::session b(it.initializer(), v);
+  a.run(it.initializer(), tf::feed(values, labels(10)));
+  b.run(it.initializer(), tf::feed(values, labels(10)));
+  std::vector<std::int32_t> first, second;
+  for (int i = 0; i < 10; ++i) first.push_back(a.run(v));
+  for (int i = 0; i < 10; ++i) second.push_back(a.run(v));
+  CHECK_THROWS_AS(a.run(v), tf::out_of_range_error);
+  for (int i = 0; i < 10; ++i) CHECK(b.run(v) == first[static_cast<std::size_t>(i)]);
+  auto sorted = [](std::vector<std::int32_t> s) {
+    std::sort(s.begin(), s.end());
+    return s;
+  };
+  CHECK(sorted(first) == std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(sorted(second) == sorted(first));
+  CHECK(first != second);  // reshuffled each iteration
+  CHECK(first != std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+
+  // As in TensorFlow 1.x, running the initializer again starts the same sequence (a fixed
+  // seed reproduces it; repeat() is what reshuffles from epoch to epoch).
+  a.run(it.initializer(), tf::feed(values, labels(10)));
+  for (int i = 0; i < 10; ++i) CHECK(a.run(v) == first[static_cast<std::size_t>(i)]);
+}
+
+TEST_CASE("The save/restore question's program: a dense model trained through the iterator, epoch by epoch") {
+  // 64 examples of 4 features; the label is the index of the largest feature.
+  const std::size_t n = 64;
+  xt::xarray<float> xs = xt::zeros<float>({n, std::size_t{4}});
+  xt::xarray<std::int32_t> ys = xt::zeros<std::int32_t>({n});
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t hot = (i * 7) % 4;
+    for (std::size_t j = 0; j < 4; ++j) xs(i, j) = j == hot ? 1.0f : static_cast<float>((i + j) % 3) * 0.1f;
+    ys(i) = static_cast<std::int32_t>(hot);
+  }
+  auto features = tf::placeholder<"gd_x", float, tf::shape<tf::dyn, 4>>();
+  auto targets = tf::placeholder<"gd_y", std::int32_t, tf::shape<tf::dyn>>();
+  auto batch_size = tf::placeholder<"gd_bs", std::int64_t, tf::scalar>();
+  auto it = tf::data::make_initializable_iterator<"gd_train">(
+      tf::data::from_tensor_slices(features, targets).batch(batch_size));
+  auto [x, y] = it.get_next();
+  auto logits = tf::layers::dense<4, "gd_dense">(x);
+  auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(y, logits));
+  auto train_op = tf::train::adam<"gd_Adam">(0.1).minimize(loss);
+  tf::session sess(it.initializer(), train_op, loss);
+  sess.initialize_all();
+  float first_epoch = 0, last_epoch = 0;
+  for (int epoch = 0; epoch < 20; ++epoch) {
+    sess.run(it.initializer(), tf::feed(features, xs), tf::feed(targets, ys), tf::feed(batch_size, std::int64_t{16}));
+    float sum = 0;
+    int batches = 0;
+    for (;;) {
+      try {
+        sum += std::get<0>(sess.run(tf::fetch(loss, train_op)));
+        ++batches;
+      } catch (const tf::out_of_range_error&) {
+        break;
+      }
+    }
+    CHECK(batches == 4);
+    (epoch == 0 ? first_epoch : last_epoch) = sum / static_cast<float>(batches);
+  }
+  CHECK(last_epoch < 0.5f * first_epoch);
+}
+
+TEST_CASE("A one-shot iterator over constants starts on its first run and is never restarted") {
+  auto values = tf::constant<"gd_constant_values">(xt::xtensor_fixed<std::int32_t, xt::xshape<5>>{5, 6, 7, 8, 9});
+  auto it = tf::data::make_one_shot_iterator<"gd_one_shot">(tf::data::from_tensor_slices(values).batch<2>());
+  auto v = it.get_next();
+  auto total = tf::reduce_sum(v);
+  tf::session sess(total);
+  CHECK(sess.run(total) == 5 + 6);
+  CHECK(sess.run(v)(1) == 8);
+  CHECK(sess.run(total) == 9);
+  CHECK_THROWS_AS(sess.run(total), tf::out_of_range_error);
+  CHECK_THROWS_AS(sess.run(total), tf::out_of_range_error);
+  tf::session other(total);  // its own pass
+  CHECK(other.run(total) == 5 + 6);
+}
+
+TEST_CASE("skip, take, prefetch and a fed batch size with drop_remainder") {
+  auto values = tf::placeholder<"gd_values", std::int32_t, tf::shape<tf::dyn>>();
+  auto n = tf::placeholder<"gd_n", std::int64_t, tf::scalar>();
+  auto dataset = tf::data::from_tensor_slices(values)
+                     .skip(tf::constant<std::int64_t{2}>())
+                     .take(tf::constant<std::int64_t{7}>())
+                     .batch(n, tf::data::drop_remainder)
+                     .prefetch<2>();
+  auto it = tf::data::make_initializable_iterator<"gd_pipeline">(dataset);
+  auto v = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(v)>, tf::shape<tf::dyn>>);  // n is fed
+  tf::session sess(it.initializer(), v);
+  sess.run(it.initializer(), tf::feed(values, labels(20)), tf::feed(n, std::int64_t{3}));
+  auto first = sess.run(v);
+  REQUIRE(first.size() == 3);
+  CHECK(first(0) == 2);
+  CHECK(sess.run(v)(2) == 7);
+  CHECK_THROWS_AS(sess.run(v), tf::out_of_range_error);  // 8 is dropped: 7 elements, batches of 3
+
+  // A batch size of 0 is the host dataset's InvalidArgument, at the initializer's run.
+  CHECK_THROWS_AS(sess.run(it.initializer(), tf::feed(values, labels(20)), tf::feed(n, std::int64_t{0})),
+                  tf::invalid_argument_error);
+}
