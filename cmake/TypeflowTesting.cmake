@@ -30,9 +30,9 @@
 # can make just them (scripts/test.sh does so for the sanitizer build).
 #
 # TYPEFLOW_SKIP_SANITIZED_TESTS (cache, OFF): an unsanitized build leaves out the unit tests
-# that the sanitizer build (TYPEFLOW_SANITIZE) runs. CI sets it for build/, whose unit tests
-# would otherwise be compiled twice by g++; they still run, sanitized, in build-asan/, and
-# optimized with clang in build-clang/.
+# that the sanitizer build (TYPEFLOW_SANITIZE) runs. CI sets it for build-clang/, whose unit
+# tests would otherwise be compiled twice by clang: the sanitized ones run in build-asan/,
+# built by clang too, and every unit test runs optimized with g++ in build/.
 
 include_guard(GLOBAL)
 
@@ -106,9 +106,9 @@ function(typeflow_add_test name)
   endif()
   # A directory may set TYPEFLOW_SANITIZED_TESTS to the names of its tests that the
   # sanitizer build runs; the others (heavy to compile, and exercising the same kernels
-  # as the ones listed) are built and run only by the main build. With
-  # TYPEFLOW_SKIP_SANITIZED_TESTS, the main build leaves out the ones the sanitizer build
-  # runs, so that CI compiles each unit test once with g++ (scripts/test.sh).
+  # as the ones listed) are built and run only by unsanitized builds. With
+  # TYPEFLOW_SKIP_SANITIZED_TESTS, an unsanitized build leaves out the ones the sanitizer
+  # build runs, so that CI compiles each unit test once with each compiler (scripts/test.sh).
   set(sanitized TRUE)
   if(DEFINED TYPEFLOW_SANITIZED_TESTS AND NOT name IN_LIST TYPEFLOW_SANITIZED_TESTS)
     set(sanitized FALSE)
