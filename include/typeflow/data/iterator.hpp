@@ -71,11 +71,7 @@ struct get_next_node : writer_facade<none_t, scalar, node_kind::effect, mp::mp_l
 
   template <class Ctx>
   static void run(Ctx& ctx) {
-    auto& state = ctx.template resource<It>();
-    if (!state.iterator) detail::throw_not_initialized(It::name.view());
-    state.has_element = false;
-    if (!state.iterator->next(state.element)) detail::throw_end_of_sequence(It::name.view());
-    state.has_element = true;
+    ctx.template resource<It>().advance(It::name.view());
   }
 };
 
@@ -106,9 +102,7 @@ struct one_shot_get_next_node : writer_facade<none_t, scalar, node_kind::effect,
   static void run(Ctx& ctx) {
     auto& state = ctx.template resource<It>();
     if (!state.iterator) state.reset(D::make_iterator(ctx));
-    state.has_element = false;
-    if (!state.iterator->next(state.element)) detail::throw_end_of_sequence(It::name.view());
-    state.has_element = true;
+    state.advance(It::name.view());
   }
 };
 

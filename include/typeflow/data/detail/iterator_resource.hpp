@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -58,6 +59,9 @@ struct iterator_model final : iterator_interface<Element> {
   It it;
 };
 
+[[noreturn, gnu::cold]] inline void throw_not_initialized(std::string_view iterator);
+[[noreturn, gnu::cold]] inline void throw_end_of_sequence(std::string_view iterator);
+
 /// An iterator's state in a session.
 template <class Spec>
 struct iterator_resource {
@@ -70,6 +74,15 @@ struct iterator_resource {
   void reset(It it) {
     iterator = std::make_unique<iterator_model<element_type, It>>(std::move(it));
     has_element = false;
+  }
+
+  /// GetNext of the iterator `name`: the next element, or FailedPrecondition (never
+  /// initialized) or OutOfRange (the end).
+  void advance(std::string_view name) {
+    if (!iterator) throw_not_initialized(name);
+    has_element = false;
+    if (!iterator->next(element)) throw_end_of_sequence(name);
+    has_element = true;
   }
 };
 
