@@ -54,7 +54,7 @@ struct csv_options {
   bool use_quote_delim = true;  // '"' quotes fields (CsvDataset: use_quote_delim)
   std::string na_value{};    // a field equal to it is missing (CsvDataset: na_value)
   std::vector<std::size_t> select_cols{};   // the columns read, by index, increasing (CsvDataset)
-  std::vector<std::string> select_columns{};// or by header name, in file order (make_csv_dataset)
+  std::vector<std::string> select_columns{};  // or by header name, in file order (make_csv_dataset)
 };
 
 template <csv_type T>
