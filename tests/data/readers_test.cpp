@@ -19,6 +19,7 @@
 #include <typeflow/data/readers/npy.hpp>
 #include <typeflow/data/readers/npz.hpp>
 #include <typeflow/data/readers/tfrecord.hpp>
+#include <typeflow/data/readers/tfrecord_gzip.hpp>
 
 #include "../support/allocation_counter.hpp"
 
@@ -341,4 +342,36 @@ TEST_CASE("TFRecord: truncation and corruption are DataLoss naming the record's 
   std::memcpy(huge.data(), h, 12);
   CHECK(contains(error_of<tf::data_loss_error>([&] { read_all(huge); }), "a length of 1152921504606846976 bytes"));
   CHECK(tf::io::crc32c_unmask(tf::io::crc32c_mask(0x12345678u)) == 0x12345678u);
+}
+
+TEST_CASE("TFRecord GZIP: Python's gzip file read, and written and read back") {
+  std::vector<std::string> want;
+  {
+    data::tfrecord_reader plain(dir + "/records.tfrecord");
+    while (auto rec = plain.next()) want.emplace_back(reinterpret_cast<const char*>(rec->data()), rec->size());
+  }
+  auto read_all = [](data::gzip_tfrecord_reader& r) {
+    std::vector<std::string> got;
+    while (auto rec = r.next()) got.emplace_back(reinterpret_cast<const char*>(rec->data()), rec->size());
+    return got;
+  };
+  data::gzip_tfrecord_reader r(dir + "/records.tfrecord.gz");
+  CHECK(read_all(r) == want);
+  const auto path = std::filesystem::temp_directory_path() / "typeflow_data_records.tfrecord.gz";
+  {
+    data::gzip_tfrecord_writer w(path);
+    for (const auto& s : want) w.write(s);
+    w.close();
+  }
+  data::gzip_tfrecord_reader back(path);
+  CHECK(read_all(back) == want);
+  std::filesystem::remove(path);
+
+  auto gz = bytes_of("records.tfrecord.gz");
+  gz.resize(gz.size() - 10);
+  CHECK(contains(error_of<tf::data_loss_error>([&] { data::gzip_tfrecord_reader t(std::span<const std::byte>(gz), "cut.gz"); }),
+                 "cut.gz: truncated compressed data"));
+  const auto plain = bytes_of("records.tfrecord");
+  CHECK(contains(error_of<tf::invalid_argument_error>([&] { data::gzip_tfrecord_reader t(std::span<const std::byte>(plain), "p"); }),
+                 "not a GZIP file"));
 }

@@ -40,6 +40,7 @@ for name in ["f4.npy", "f8_be.npy", "fortran.npy", "v2.npy", "b1.npy", "scalar.n
 for name in ["stored.npz", "deflated.npz"]:
     variants(name, 2, read(name))
 variants("records.tfrecord", 3, read("records.tfrecord"))
+variants("records.tfrecord.gz", 3, read("records.tfrecord.gz"))
 variants("csv_plain", 4, b"1,2.5,a\n2,3.5,b\n,4.5,\n")
 variants("csv_quoted", 4, b'id,x,name\n1,"2",\"a,\"\"b\"\"\"\nNA,3e5,"two\nlines"\r\n')
 variants("csv_bad", 4, b"1,2,3\n4,x,5,6\n99999999999999999999,1,c\n")

@@ -1,10 +1,10 @@
 // libFuzzer target: the data readers (data/readers/) on arbitrary bytes, with ASan and UBSan.
 // The first byte selects the reader (its value modulo 5: IDX, .npy, .npz, TFRecord, CSV), the
-// rest is the file. Every input must be read or fail with a typeflow::error; anything else (a
-// crash, a sanitizer report, an allocation beyond -rss_limit_mb/-malloc_limit_mb, another
-// exception) is a bug. Built by tests/fuzz/CMakeLists.txt with clang; scripts/test.sh runs
-// it for a bounded time on tests/fuzz/corpus_readers/, and data.fuzz_corpus replays that
-// corpus in the unit tests.
+// rest is the file (a TFRecord file that starts with the gzip magic is read as GZIP). Every
+// input must be read or fail with a typeflow::error; anything else (a crash, a sanitizer
+// report, an allocation beyond -rss_limit_mb/-malloc_limit_mb, another exception) is a bug.
+// Built by tests/fuzz/CMakeLists.txt with clang; scripts/test.sh runs it for a bounded time
+// on tests/fuzz/corpus_readers/, and data.fuzz_corpus replays that corpus in the unit tests.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,6 +15,7 @@
 #include <typeflow/data/readers/npy.hpp>
 #include <typeflow/data/readers/npz.hpp>
 #include <typeflow/data/readers/tfrecord.hpp>
+#include <typeflow/data/readers/tfrecord_gzip.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -38,8 +39,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         break;
       }
       case 3: {
-        d::tfrecord_reader r(bytes, "fuzz");
-        while (auto rec = r.next()) sink = sink + rec->size();
+        if (size > 2 && data[1] == 0x1f && data[2] == 0x8b) {  // compression_type="GZIP"
+          d::gzip_tfrecord_reader r(bytes, "fuzz");
+          while (auto rec = r.next()) sink = sink + rec->size();
+        } else {
+          d::tfrecord_reader r(bytes, "fuzz");
+          while (auto rec = r.next()) sink = sink + rec->size();
+        }
         break;
       }
       case 4: {

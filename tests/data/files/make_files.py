@@ -34,13 +34,13 @@ def idx(code, dims, fmt, values):
 
 with open("ubyte.idx", "wb") as f:
     f.write(idx(0x08, [2, 3], "B", [0, 1, 2, 253, 254, 255]))
-with gzip.open("ubyte.idx.gz", "wb") as f:
+with gzip.GzipFile("ubyte.idx.gz", "wb", mtime=0) as f:
     f.write(idx(0x08, [2, 3], "B", [0, 1, 2, 253, 254, 255]))
 with open("short.idx", "wb") as f:
     f.write(idx(0x0B, [4], "h", [-32768, -1, 0, 32767]))
 with open("int.idx", "wb") as f:
     f.write(idx(0x0C, [2], "i", [-2**31, 2**31 - 1]))
-with gzip.open("float.idx.gz", "wb") as f:
+with gzip.GzipFile("float.idx.gz", "wb", mtime=0) as f:
     f.write(idx(0x0D, [1, 2, 2], "f", [0.5, -1.5, 2.0, 1e30]))
 with open("double.idx", "wb") as f:
     f.write(idx(0x0E, [3], "d", [0.1, -0.2, 1e-300]))
@@ -66,3 +66,7 @@ def record(data):
 with open("records.tfrecord", "wb") as f:
     for r in [b"hello", b"", b"typeflow" * 40, bytes(range(256))]:
         f.write(record(r))
+
+# GZIP TFRecord (compression_type="GZIP"): the same records, gzip-compressed.
+with open("records.tfrecord", "rb") as f, gzip.GzipFile("records.tfrecord.gz", "wb", mtime=0) as g:
+    g.write(f.read())
