@@ -44,3 +44,7 @@ variants("records.tfrecord.gz", 3, read("records.tfrecord.gz"))
 variants("csv_plain", 4, b"1,2.5,a\n2,3.5,b\n,4.5,\n")
 variants("csv_quoted", 4, b'id,x,name\n1,"2",\"a,\"\"b\"\"\"\nNA,3e5,"two\nlines"\r\n')
 variants("csv_bad", 4, b"1,2,3\n4,x,5,6\n99999999999999999999,1,c\n")
+
+# Inputs the fuzzer found, kept as regression seeds.
+# An IDX shape with a zero dimension and huge others: no element, but strides that overflow.
+write("found_idx_zero_dim_huge", 0, bytes.fromhex("00000b06054b50000000000000001d00ffff00007f000004c100ffff"))

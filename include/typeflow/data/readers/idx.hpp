@@ -67,6 +67,7 @@ inline idx_layout idx_parse(std::span<const unsigned char> bytes, std::string_vi
     if (!checked_mul(count, dim, count)) invalid(source, c.offset() - 4, "the dimensions' product overflows");
     l.shape.push_back(static_cast<std::size_t>(dim));
   }
+  if (!shape_fits(l.shape)) invalid(source, 4, "the dimensions' product is too large for an array");
   const std::size_t width = stored_size(l.type);
   std::uint64_t bytes_needed = 0;
   if (!checked_mul(count, width, bytes_needed) || bytes_needed > c.remaining())

@@ -41,6 +41,18 @@ inline bool checked_mul(std::uint64_t a, std::uint64_t b, std::uint64_t& out) no
   return !__builtin_mul_overflow(a, b, &out);
 }
 
+/// Whether an array of this shape can exist: the product of its dimensions, zeros counted as
+/// one, fits std::ptrdiff_t (xtensor computes strides as such products, also for an empty
+/// array: a shape (0, 2^40, 2^40) holds no element but is refused).
+template <class Shape>
+bool shape_fits(const Shape& shape) noexcept {
+  std::uint64_t p = 1;
+  for (const auto d : shape)
+    if (d != 0 && (!checked_mul(p, static_cast<std::uint64_t>(d), p) || p > static_cast<std::uint64_t>(PTRDIFF_MAX)))
+      return false;
+  return true;
+}
+
 /// Bytes in memory read front to back; every read is checked against the end.
 struct cursor {
   const unsigned char* data = nullptr;

@@ -149,6 +149,7 @@ inline npy_layout npy_parse(std::span<const unsigned char> bytes, std::string_vi
     }
   }
   if (!has_descr || !has_order || !has_shape) p.fail("missing 'descr', 'fortran_order' or 'shape'");
+  if (!shape_fits(l.shape)) invalid(source, header_at, "bad .npy header: the shape's product is too large for an array");
   std::uint64_t count = 1;
   bool empty = false;
   for (const std::size_t d : l.shape) empty = empty || d == 0;
