@@ -6,6 +6,7 @@
 // that remain (`cursor::need`) before anything is allocated or read.
 #pragma once
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -51,6 +52,35 @@ bool shape_fits(const Shape& shape) noexcept {
     if (d != 0 && (!checked_mul(p, static_cast<std::uint64_t>(d), p) || p > static_cast<std::uint64_t>(PTRDIFF_MAX)))
       return false;
   return true;
+}
+
+/// Asks the kernel for transparent huge pages over a large buffer not yet touched, as NumPy
+/// does for its arrays: on Linux, faulting in hundreds of megabytes 4 KiB at a time costs more
+/// than reading them (the Fashion-MNIST images as float: 1.5 s against 0.07 s here). Only a
+/// hint; nothing changes where it is not honored.
+inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
+#ifdef MADV_HUGEPAGE
+  constexpr std::uintptr_t page = 4096;
+  if (bytes < (std::size_t{4} << 20)) return;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+/// Makes `v` n bytes long, advising huge pages before the bytes are first touched.
+inline void resize_fresh(std::vector<unsigned char>& v, std::size_t n) {
+  if (n > v.capacity()) {
+    std::vector<unsigned char> fresh;
+    fresh.reserve(n);
+    advise_huge_pages(fresh.data(), n);
+    fresh.assign(v.begin(), v.end());
+    v.swap(fresh);
+  }
+  v.resize(n);
 }
 
 /// Bytes in memory read front to back; every read is checked against the end.
@@ -114,10 +144,22 @@ inline std::vector<unsigned char> read_file(const std::filesystem::path& path, s
   try {
     // st_size is the file's own size, not a number read from it; the loop below still
     // stops at the real end if the file shrinks, and grows if it grew.
-    out.resize(static_cast<std::size_t>(st.st_size));
+    resize_fresh(out, static_cast<std::size_t>(st.st_size));
     std::size_t got = 0;
     for (;;) {
-      if (got == out.size()) out.resize(out.size() + (std::size_t{64} << 10));
+      if (got == out.size()) {
+        // At the size fstat gave: see whether the file grew before growing the buffer.
+        unsigned char probe[4096];
+        const ::ssize_t n = ::read(fd, probe, sizeof probe);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0)
+          throw data_loss_error(std::string(what) + " " + path.string() + ": read failed: " + io::detail::errno_text(errno));
+        if (n == 0) break;
+        out.insert(out.end(), probe, probe + n);
+        got += static_cast<std::size_t>(n);
+        out.resize(out.size() + (std::size_t{64} << 10));
+        continue;
+      }
       const ::ssize_t n = ::read(fd, out.data() + got, out.size() - got);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0)

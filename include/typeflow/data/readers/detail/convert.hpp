@@ -16,6 +16,7 @@
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/tensor.hpp"
+#include "typeflow/data/readers/detail/bytes.hpp"
 
 namespace typeflow::data::detail {
 
@@ -90,22 +91,30 @@ void convert_into(T* out, const unsigned char* p, std::size_t count, stored_type
     throw invalid_argument_error(std::string(source) + ": holds " + std::string(stored_name(from)) +
                                  " values, which are not read as an integer or bool type; read them as float or double");
   auto run = [&]<class U>(U*) {
-    const std::size_t w = sizeof(U);
-    for (std::size_t i = 0; i < count; ++i) {
-      const U v = load_scalar<U>(p + i * w, big_endian);
+    constexpr std::size_t w = sizeof(U);
+    auto put = [&](std::size_t i, U v) {
       if constexpr (std::is_same_v<T, U>) {
         out[i] = v;
       } else {
         if (!fits<T>(v)) {
           std::string text;
-          if constexpr (std::is_floating_point_v<U>) text = std::to_string(v);
-          else if constexpr (std::is_same_v<U, bool>) text = v ? "true" : "false";
+          if constexpr (std::is_same_v<U, bool>) text = v ? "true" : "false";
           else text = std::to_string(v);
           throw invalid_argument_error(std::string(source) + ": element " + std::to_string(i) + " (" + text +
                                        ") does not fit the requested element type");
         }
         out[i] = static_cast<T>(v);
       }
+    };
+    // The byte order is decided once, outside the loops, so that they vectorize.
+    if (w == 1 || big_endian == (std::endian::native == std::endian::big)) {
+      for (std::size_t i = 0; i < count; ++i) {
+        U v;
+        std::memcpy(&v, p + i * w, w);
+        put(i, v);
+      }
+    } else {
+      for (std::size_t i = 0; i < count; ++i) put(i, load_scalar<U>(p + i * w, big_endian));
     }
   };
   switch (from) {
@@ -136,6 +145,7 @@ template <readable_element T, class Shape>
 xt::xarray<T> make_array(const Shape& shape, const unsigned char* p, std::size_t count, stored_type from,
                          bool big_endian, std::string_view source) {
   xt::xarray<T> a = xt::xarray<T>::from_shape(shape);
+  advise_huge_pages(a.data(), a.size() * sizeof(T));  // xtensor leaves arithmetic values untouched
   convert_into(a.data(), p, count, from, big_endian, source);
   return a;
 }

@@ -39,12 +39,16 @@ inline std::vector<unsigned char> inflate_all(const unsigned char* in, std::size
   } g{&z};
   std::size_t consumed = 0;
   std::size_t produced = 0;
-  out.resize(std::min<std::size_t>(max_output, std::max<std::size_t>(n, 1024) * 4) + 1);
+  // The first buffer: a gzip stream's last 4 bytes give its size modulo 2^32 (a hint only:
+  // bounded by max_output, and the buffer grows past it if the data say so).
+  std::size_t first = std::max<std::size_t>(n, 1024) * 4;
+  if (framing == deflate_framing::gzip && n >= 18) first = std::max<std::size_t>(load_le32(in + n - 4), 1024);
+  resize_fresh(out, std::min(max_output, first) + 1);
   for (;;) {
     const std::size_t chunk_in = std::min<std::size_t>(n - consumed, std::numeric_limits<uInt>::max());
     if (produced == out.size()) {
       if (out.size() > max_output) data_loss(source, consumed, "inflated data exceeds the limit of " + std::to_string(max_output) + " bytes");
-      out.resize(std::min<std::size_t>(out.size() * 2, max_output + 1));
+      resize_fresh(out, std::min<std::size_t>(out.size() * 2, max_output + 1));
     }
     z.next_in = const_cast<Bytef*>(in + consumed);
     z.avail_in = static_cast<uInt>(chunk_in);
