@@ -15,6 +15,8 @@
 
 #include <typeflow/data/readers/csv.hpp>
 
+#include "../support/allocation_counter.hpp"
+
 namespace tf = typeflow;
 namespace data = typeflow::data;
 
@@ -141,4 +143,15 @@ TEST_CASE("CSV: a file, and errors naming its path") {
   CHECK(std::get<1>(t.columns) == xt::xarray<float>{2, 4});
   std::filesystem::remove(path);
   CHECK_THROWS_AS(data::read_csv<float>(path), tf::not_found_error);
+}
+
+TEST_CASE("CSV: no allocation per field for numeric columns, quoted fields included") {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i) + ",\"" + std::to_string(i * 0.5) + "\",-7e3\n";
+  const long before = typeflow_test::allocation_count();
+  const auto t = data::read_csv<std::int64_t, double, float>(text, "n.csv");
+  const long allocations = typeflow_test::allocation_count() - before;
+  CHECK(t.rows == 20000);
+  CHECK(std::get<1>(t.columns)(19999) == 9999.5);
+  CHECK(allocations < 150);  // the columns' growth (logarithmic) and the result, not 60,000 fields
 }
