@@ -120,11 +120,12 @@ TEST_CASE("CSV: bad records name the file, the line, the column and what is wron
   CHECK(invalid_of([] { data::read_csv<std::int64_t>("a\"b\n", "bad.csv"); }).find("a quote inside an unquoted field") !=
         std::string::npos);
   // Numbers as NumPy and TensorFlow accept them: signs, exponents, inf and nan.
-  const auto t = data::read_csv<double, std::int64_t>("+1.5,-3\n-2e-3,+4\ninf,0\n", "ok.csv");
+  const auto t = data::read_csv<double, std::int64_t>("+1.5,-3\n-2e-3,+4\ninf,0\nnan,1\n", "ok.csv");
+  CHECK(std::isnan(std::get<0>(t.columns)(3)));
   CHECK(std::get<0>(t.columns)(0) == 1.5);
   CHECK(std::get<0>(t.columns)(1) == -2e-3);
   CHECK(std::isinf(std::get<0>(t.columns)(2)));
-  CHECK(std::get<1>(t.columns) == xt::xarray<std::int64_t>{-3, 4, 0});
+  CHECK(std::get<1>(t.columns) == xt::xarray<std::int64_t>{-3, 4, 0, 1});
 }
 
 TEST_CASE("CSV: a file, and errors naming its path") {

@@ -384,3 +384,25 @@ TEST_CASE("TFRecord GZIP: Python's gzip file read, and written and read back") {
   CHECK(contains(error_of<tf::invalid_argument_error>([&] { data::gzip_tfrecord_reader t(std::span<const std::byte>(plain), "p"); }),
                  "not a GZIP file"));
 }
+
+TEST_CASE("IDX: a gzip file of two members; .npz: zip64 directory fields, another compression method") {
+  CHECK(data::read_idx<std::int32_t>(dir + "/two_members.idx.gz") == xt::xarray<std::int32_t>{{0, 1, 2}, {253, 254, 255}});
+  const auto z = data::load_npz(dir + "/zip64.npz");
+  REQUIRE(z.size() == 1);
+  CHECK(z.at("a").as<std::int32_t>() == xt::xarray<std::int32_t>{{-3, -2, -1}, {0, 1, 2}});
+
+  auto stored = bytes_of("stored.npz");
+  const std::string cd = "PK\x01\x02";
+  auto it = std::search(stored.begin(), stored.end(), cd.begin(), cd.end(), [](std::byte a, char b) { return a == std::byte(b); });
+  REQUIRE(it != stored.end());
+  it[10] = std::byte{12};  // the first member's method: bzip2
+  CHECK(contains(error_of<tf::unimplemented_error>([&] { data::load_npz(std::span<const std::byte>(stored), "m.npz"); }),
+                 "m.npz member x.npy: compression method 12"));
+}
+
+TEST_CASE(".npy: a bool byte other than 0 or 1 is refused") {
+  auto b = bytes_of("b1.npy");
+  b[b.size() - 1] = std::byte{2};
+  CHECK(contains(error_of<tf::invalid_argument_error>([&] { data::load_npy(std::span<const std::byte>(b), "b.npy"); }),
+                 "b.npy: element 3 is a bool byte of value 2, not 0 or 1"));
+}

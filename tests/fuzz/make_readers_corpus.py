@@ -33,11 +33,11 @@ def read(name):
         return f.read()
 
 
-for name in ["ubyte.idx", "ubyte.idx.gz", "float.idx.gz", "short.idx", "double.idx"]:
+for name in ["ubyte.idx", "ubyte.idx.gz", "float.idx.gz", "short.idx", "double.idx", "two_members.idx.gz"]:
     variants(name, 0, read(name))
 for name in ["f4.npy", "f8_be.npy", "fortran.npy", "v2.npy", "b1.npy", "scalar.npy"]:
     variants(name, 1, read(name))
-for name in ["stored.npz", "deflated.npz"]:
+for name in ["stored.npz", "deflated.npz", "zip64.npz"]:
     variants(name, 2, read(name))
 variants("records.tfrecord", 3, read("records.tfrecord"))
 variants("records.tfrecord.gz", 3, read("records.tfrecord.gz"))

@@ -70,3 +70,28 @@ with open("records.tfrecord", "wb") as f:
 # GZIP TFRecord (compression_type="GZIP"): the same records, gzip-compressed.
 with open("records.tfrecord", "rb") as f, gzip.GzipFile("records.tfrecord.gz", "wb", mtime=0) as g:
     g.write(f.read())
+
+# An .npz whose central directory uses zip64 fields (sizes and offset 0xFFFFFFFF, a zip64
+# extra field, the zip64 end records), as zipfile writes archives over 4 GiB; written out
+# by hand, and checked by numpy.load.
+import zlib
+
+member = open("i4.npy", "rb").read()
+crc = zlib.crc32(member)
+name = b"a.npy"
+local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 0, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(name), 20) + name + \
+    struct.pack("<HHQQ", 1, 16, len(member), len(member)) + member
+central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 0, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(name), 28,
+                      0, 0, 0, 0, 0xFFFFFFFF) + name + struct.pack("<HHQQQ", 1, 24, len(member), len(member), 0)
+record_at = len(local) + len(central)
+zip64_record = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, 1, 1, len(central), len(local))
+locator = struct.pack("<IIQI", 0x07064B50, 0, record_at, 1)
+end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+with open("zip64.npz", "wb") as f:
+    f.write(local + central + zip64_record + locator + end)
+assert (np.load("zip64.npz")["a"] == np.load("i4.npy")).all()
+
+# gzip with two members (gunzip reads both): an IDX file cut in two.
+whole = idx(0x08, [2, 3], "B", [0, 1, 2, 253, 254, 255])
+with open("two_members.idx.gz", "wb") as f:
+    f.write(gzip.compress(whole[:7], mtime=0) + gzip.compress(whole[7:], mtime=0))

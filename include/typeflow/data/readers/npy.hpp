@@ -3,7 +3,7 @@
 //
 // Read: format versions 1.0, 2.0 and 3.0; dtypes b1, i1, u1, i2, u2, i4, u4, i8, u8, f4, f8 in
 // either byte order; any shape; fortran_order True (the values are reordered to row-major).
-// Written: version 1.0 (2.0 when the header needs it), little-endian, C order, with the
+// Written: version 1.0, little-endian, C order, with the
 // header padded so that the data starts at a multiple of 64 bytes, as numpy 1.24 writes it.
 //
 //   xt::xarray<double> a = typeflow::data::load_npy<double>("a.npy");
