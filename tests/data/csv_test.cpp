@@ -1,7 +1,6 @@
 // read_csv: typed columns as tf.data.experimental.CsvDataset reads them (the cases of
-// TensorFlow's csv_dataset_test.py: required fields, defaults, quoted fields, na_value,
-// select_cols, headers, other delimiters, CRLF) and bad records reported with file, line and
-// column.
+// TensorFlow's csv_dataset_test.py, ported by name at the end) and bad records reported with
+// file, line and column.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -49,7 +48,7 @@ TEST_CASE("CSV: required fields of every type (testCsvDataset_requiredFields)") 
   CHECK(t.names == std::vector<std::string>{"column0", "column1", "column2", "column3", "column4"});
 }
 
-TEST_CASE("CSV: record defaults fill empty fields and na_value (testCsvDataset_withDefaults, withNAValue)") {
+TEST_CASE("CSV: record defaults fill empty fields and na_value (testCsvDataset_withEmptyFields, withNaValue)") {
   const data::csv_defaults<std::int64_t, float, std::string> defaults{std::int64_t{-1}, 0.5f, std::string("?")};
   const auto t = data::read_csv<std::int64_t, float, std::string>(",,\n7,NA,x\n", "in.csv", {.na_value = "NA"}, defaults);
   CHECK(std::get<0>(t.columns) == xt::xarray<std::int64_t>{-1, 7});
@@ -155,4 +154,91 @@ TEST_CASE("CSV: no allocation per field for numeric columns, quoted fields inclu
   CHECK(t.rows == 20000);
   CHECK(std::get<1>(t.columns)(19999) == 9999.5);
   CHECK(allocations < 150);  // the columns' growth (logarithmic) and the result, not 60,000 fields
+}
+
+// The cases of TensorFlow's csv_dataset_test.py (tensorflow/python/data/experimental/
+// kernel_tests), by their names there; each checks the values, or the error, CsvDataset gives.
+TEST_CASE("CSV: TensorFlow's CsvDataset cases") {
+  using i32 = std::int32_t;
+  SUBCASE("testCsvDataset_withEmptyFields") {
+    const auto t = data::read_csv<i32, i32, i32, i32>(",,,\n1,1,1,\n,2,2,2", "t.csv", {}, {0, 0, 0, 0});
+    CHECK(std::get<0>(t.columns) == xt::xarray<i32>{0, 1, 0});
+    CHECK(std::get<3>(t.columns) == xt::xarray<i32>{0, 0, 2});
+  }
+  SUBCASE("testCsvDataset_errWithUnquotedQuotes, withNoQuoteDelimAndUnquotedQuotes") {
+    CHECK(invalid_of([] { data::read_csv<std::string, std::string, std::string>("1,2\"3,4", "t.csv"); })
+              .find("a quote inside an unquoted field") != std::string::npos);
+    const auto t = data::read_csv<std::string, std::string, std::string>("1,2\"3,4", "t.csv", {.use_quote_delim = false});
+    CHECK(std::get<1>(t.columns) == std::vector<std::string>{"2\"3"});
+  }
+  SUBCASE("testCsvDataset_withUseQuoteDelimFalse") {
+    const auto t = data::read_csv<std::string, std::string, std::string, std::string>("1,2,\"3,4\"\n\"5,6\",7,8", "t.csv",
+                                                                                      {.use_quote_delim = false});
+    CHECK(std::get<2>(t.columns) == std::vector<std::string>{"\"3", "7"});
+    CHECK(std::get<3>(t.columns) == std::vector<std::string>{"4\"", "8"});
+  }
+  SUBCASE("testCsvDataset_withNaValue") {
+    const auto t = data::read_csv<i32, i32, i32, i32>("1,NA,3,4\nNA,6,7,8", "t.csv", {.na_value = "NA"}, {0, 0, 0, 0});
+    CHECK(std::get<0>(t.columns) == xt::xarray<i32>{1, 0});
+    CHECK(std::get<1>(t.columns) == xt::xarray<i32>{0, 6});
+  }
+  SUBCASE("testCsvDataset_withSelectCols, withSelectColsTooHigh") {
+    const auto t = data::read_csv<std::string, std::string>("1,2,3,4\n\"5\",\"6\",\"7\",\"8\"", "t.csv", {.select_cols = {1, 2}});
+    CHECK(std::get<0>(t.columns) == std::vector<std::string>{"2", "6"});
+    CHECK(std::get<1>(t.columns) == std::vector<std::string>{"3", "7"});
+    CHECK(invalid_of([] { data::read_csv<i32, i32>("1,2,3,4\n5,6,7,8", "t.csv", {.select_cols = {3, 4}}); })
+              .find("t.csv:1: column 4 ('column4'): is selected, but the record has 4 fields") != std::string::npos);
+  }
+  SUBCASE("testCsvDataset_withOneCol, withOneColAndQuotes") {
+    const auto t = data::read_csv<std::string>("0\n\"\"\n2", "t.csv", {}, {std::string("NA")});
+    CHECK(std::get<0>(t.columns) == std::vector<std::string>{"0", "NA", "2"});
+    const auto q = data::read_csv<std::string>("\"0\"\n\"1\"\n\"2\"", "t.csv");
+    CHECK(std::get<0>(q.columns) == std::vector<std::string>{"0", "1", "2"});
+  }
+  SUBCASE("testCsvDataset_withLeadingAndTrailingSpaces") {
+    const auto t = data::read_csv<float, float, float, float>("0, 1, 2 , 3", "t.csv");
+    CHECK(std::get<2>(t.columns) == xt::xarray<float>{2.0f});
+    CHECK(std::get<3>(t.columns) == xt::xarray<float>{3.0f});
+  }
+  SUBCASE("testCsvDataset_errorWithMissingDefault, errorWithFewerDefaultsThanFields, errorWithMoreDefaultsThanFields") {
+    CHECK(invalid_of([] { data::read_csv<float, float>("0,", "t.csv"); }).find("column 1 ('column1'): a value is required") !=
+          std::string::npos);
+    CHECK(invalid_of([] { data::read_csv<float, float>("0,1,2,3", "t.csv"); }).find("expected 2 fields, the record has 4") !=
+          std::string::npos);
+    CHECK(invalid_of([] { data::read_csv<float, float, float, float, float>("0,1,2,3", "t.csv"); })
+              .find("expected 5 fields, the record has 4") != std::string::npos);
+  }
+  SUBCASE("testCsvDataset_withHeader, withHeaderAndNoRecords, errorWithHeaderEmptyFile, withEmptyFile") {
+    const auto t = data::read_csv<i32, i32>("col1,col2\n1,2", "t.csv", {.header = true});
+    CHECK(t.names == std::vector<std::string>{"col1", "col2"});
+    CHECK(std::get<1>(t.columns) == xt::xarray<i32>{2});
+    CHECK(data::read_csv<i32, i32>("col1,col2", "t.csv", {.header = true}).rows == 0);
+    CHECK(invalid_of([] { data::read_csv<i32, i32>("", "t.csv", {.header = true}); }).find("no header record") !=
+          std::string::npos);
+    CHECK(data::read_csv<std::string, std::string>("", "t.csv").rows == 0);
+  }
+  SUBCASE("testCsvDataset_withNewLine, withMultipleNewLines, withNewLineInUnselectedCol, withEscapedQuotes") {
+    const auto t = data::read_csv<std::string, std::string, std::string, std::string>(
+        "a,\"b\n\nx\",\"\"\"c\"\"\n \n0\",\"d\ne\"\nf,g,h,i", "t.csv");
+    CHECK(std::get<1>(t.columns) == std::vector<std::string>{"b\n\nx", "g"});
+    CHECK(std::get<2>(t.columns) == std::vector<std::string>{"\"c\"\n \n0", "h"});
+    CHECK(std::get<3>(t.columns) == std::vector<std::string>{"d\ne", "i"});
+    const auto u = data::read_csv<std::string>("1,\"2\n3\",4\n5,6,7", "t.csv", {.select_cols = {0}});
+    CHECK(std::get<0>(u.columns) == std::vector<std::string>{"1", "5"});
+    const auto e = data::read_csv<double, double, std::string, double>("1.0,2.1,\"she said: \"\"hello\"\"\",4.3", "t.csv");
+    CHECK(std::get<2>(e.columns) == std::vector<std::string>{"she said: \"hello\""});
+  }
+  SUBCASE("testCsvDataset_errorWithTerminateMidRecord") {
+    CHECK(invalid_of([] { data::read_csv<std::string, std::string, std::string, std::string>("a,b,c,\"a", "t.csv"); })
+              .find("a quoted field is not closed before the end of the file") != std::string::npos);
+  }
+  SUBCASE("testCsvDataset_withCR, withCRLF") {
+    for (const char* eol : {"\r", "\r\n"}) {
+      const std::string text = std::string("abc,def,ghi") + eol + "0,1,2" + eol + ",,";
+      const auto t = data::read_csv<std::string, std::string, std::string>(
+          text, "t.csv", {}, {std::string("NA"), std::string("NA"), std::string("NA")});
+      CHECK(std::get<0>(t.columns) == std::vector<std::string>{"abc", "0", "NA"});
+      CHECK(std::get<2>(t.columns) == std::vector<std::string>{"ghi", "2", "NA"});
+    }
+  }
 }

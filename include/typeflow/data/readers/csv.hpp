@@ -16,8 +16,9 @@
 // Every record must have the same number of fields: the header's, else the number of
 // columns, or with a selection the first record's. A bad record is InvalidArgument
 // "<file>:<line>: column <n> ('<name>'): <what is wrong>" (n counts from 0 as in select_cols).
-// Numbers are parsed with std::from_chars, fields are not copied unless quoted with ""
-// inside, and a file is read once into memory: no allocation per field.
+// Numbers are parsed with std::from_chars (spaces around them allowed, as in CsvDataset),
+// fields are not copied unless quoted with "" inside, and a file is read once into memory:
+// no allocation per field of a numeric column.
 #pragma once
 
 #include <charconv>
@@ -87,6 +88,9 @@ constexpr std::string_view csv_type_name() {
 // Parses a whole field as T; an empty optional with `why` set when it cannot.
 template <class T>
 bool csv_parse(std::string_view f, T& out, std::string_view& why) {
+  // Leading and trailing spaces around a number are allowed, as in CsvDataset.
+  while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+  while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
   if (!f.empty() && f[0] == '+' && f.size() > 1 && f[1] != '-' && f[1] != '+') f.remove_prefix(1);
   const char* end = f.data() + f.size();
   std::from_chars_result r;
@@ -116,6 +120,7 @@ class csv_parser {
     table t;
     std::vector<std::string> header;
     if (o_.header) {
+      if (text_.empty()) throw invalid_argument_error(std::string(source_) + ": no header record (the file is empty)");
       read_record([&](std::size_t, std::string_view f) { header.emplace_back(f); });
       if (header.empty()) throw invalid_argument_error(std::string(source_) + ": no header record");
       fields_ = header.size();
