@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # check-layers.sh — the layering of include/typeflow (docs/ARCHITECTURE.md):
 #
-#   core -> graph -> ops -> autodiff -> control -> rnn -> session -> io -> train -> debug -> saved_model
+#   core -> graph -> ops -> autodiff -> control -> rnn -> session -> io -> train -> data -> debug -> saved_model
 #
 # A header includes only headers of its own folder and of the folders before it. (The
 # design draws ops and autodiff, train and io, debug and saved_model as one tier each; the
 # order inside a tier is the one the code needs: autodiff derives from the ops' rules, loops
 # (control/) and recurrent cells and their drivers (rnn/) build on ops and autodiff, the
-# saver writes the io format, a signature exports its graph through debug/.)
+# saver writes the io format, the data readers use io's files and CRC32C, a signature exports its graph through debug/.)
 #
 # Exempt: the umbrella headers at the top (typeflow.hpp, saved_model.hpp), and forwarding
 # headers, which keep an old path working and say so with the line
@@ -27,7 +27,7 @@ set -euo pipefail
 
 root=${1:-"$(cd "$(dirname "$0")/.." && pwd)/include"}
 allowed_file="$(dirname "$0")/layers-allowed.txt"
-layers=(core graph ops autodiff control rnn session io train debug saved_model)
+layers=(core graph ops autodiff control rnn session io train data debug saved_model)
 
 rank() {
   local i

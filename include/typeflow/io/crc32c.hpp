@@ -147,6 +147,18 @@ inline std::uint32_t crc32c_extend(std::uint32_t crc, const void* data, std::siz
 inline std::uint32_t crc32c(const void* data, std::size_t n) noexcept { return crc32c_extend(0, data, n); }
 inline std::uint32_t crc32c(std::string_view s) noexcept { return crc32c(s.data(), s.size()); }
 
+/// TensorFlow's masked CRC32C, as TFRecord files and LevelDB-style logs store checksums
+/// (a CRC of bytes that contain CRCs is weak, so the stored value is rotated and offset):
+/// ((crc >> 15) | (crc << 17)) + 0xa282ead8, tensorflow/core/lib/hash/crc32c.h.
+constexpr std::uint32_t crc32c_mask(std::uint32_t crc) noexcept {
+  return ((crc >> 15) | (crc << 17)) + 0xa282ead8u;
+}
+/// The inverse of crc32c_mask.
+constexpr std::uint32_t crc32c_unmask(std::uint32_t masked) noexcept {
+  const std::uint32_t rot = masked - 0xa282ead8u;
+  return (rot >> 17) | (rot << 15);
+}
+
 /// Whether crc32c() uses the CPU's crc32 instruction on this machine.
 inline bool crc32c_uses_hardware() noexcept {
 #if TYPEFLOW_CRC32C_HARDWARE
