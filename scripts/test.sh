@@ -10,8 +10,8 @@
 #   4. build-clang/ clang 19, -O2, -Wall -Wextra -Werror: the unit tests that build-asan/
 #                  leaves out, and the examples; the examples run but those labelled "long"
 #                  (the CNN's training), which build/ runs;
-#   5. build-fuzz/ the checkpoint loader and the saved model description reader under
-#                  libFuzzer (clang), each for a bounded time.
+#   5. build-fuzz/ the checkpoint loader, the saved model description reader and the data
+#                  readers under libFuzzer (clang), each for a bounded time.
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TYPEFLOW_ROOT"
@@ -90,6 +90,19 @@ if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
   exit 1
 fi
 tail -n 7 build-fuzz/fuzz-saved-model.log
+echo "=== build-fuzz/: the data readers under libFuzzer, for a bounded time"
+# The same rules, on the readers (IDX, .npy, .npz, TFRecord, CSV; corpus: tests/fuzz/corpus_readers/),
+# for TYPEFLOW_FUZZ_READERS_SECONDS (30).
+rm -rf build-fuzz/corpus-readers-new && mkdir -p build-fuzz/corpus-readers-new
+if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+  build-fuzz/readers_fuzz build-fuzz/corpus-readers-new tests/fuzz/corpus_readers \
+  -max_total_time="${TYPEFLOW_FUZZ_READERS_SECONDS:-30}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz-readers.log 2>&1; then
+  tail -n 80 build-fuzz/fuzz-readers.log
+  echo "data readers fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
+  exit 1
+fi
+tail -n 7 build-fuzz/fuzz-readers.log
 # --- end of fuzzing ---------------------------------------------------------------------------
 
 echo "=== all tests passed"
