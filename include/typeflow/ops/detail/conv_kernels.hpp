@@ -180,21 +180,28 @@ void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
   }
 }
 
-/// dx += col2im(col) for `images` images starting at dx.
+/// dx = col2im(col) for `images` images starting at dx, as a gather: each input pixel sums
+/// the column entries of the taps that read it, so every element of dx is written once (no
+/// zeroing pass over dx, no scattered read-modify-writes across the whole buffer).
 template <class T>
-void col2im_add(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
-  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
+void col2im(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
+  const std::size_t k = g.k(), c = g.c;
   for (std::size_t b = 0; b < images; ++b) {
-    T* db = dx + b * g.h * g.w * c;
-    for (std::size_t oh = 0; oh < g.oh; ++oh)
-      for (std::size_t ow = 0; ow < g.ow; ++ow) {
-        const T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
-        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
-          const conv_row_span r = conv_row(g, oh, ow, i);
-          for (std::size_t j = r.j0; j < r.j1; ++j) {
-            T* d = db + r.in + (j - r.j0) * step;
-            const T* s = row + j * c;
-            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += s[ch];
+    const T* cb = col + b * g.positions() * k;
+    for (std::size_t ih = 0; ih < g.h; ++ih)
+      for (std::size_t iw = 0; iw < g.w; ++iw) {
+        T* __restrict d = dx + ((b * g.h + ih) * g.w + iw) * c;
+        std::fill(d, d + c, T(0));
+        for (std::size_t i = 0; i < g.kh; ++i) {
+          // Output row oh reads this pixel through filter row i when oh sh + i dh - pad_top == ih.
+          const std::ptrdiff_t t = std::ptrdiff_t(ih) + g.pad_top - std::ptrdiff_t(i * g.dh);
+          if (t < 0 || std::size_t(t) % g.sh != 0 || std::size_t(t) / g.sh >= g.oh) continue;
+          const std::size_t oh = std::size_t(t) / g.sh;
+          for (std::size_t j = 0; j < g.kw; ++j) {
+            const std::ptrdiff_t u = std::ptrdiff_t(iw) + g.pad_left - std::ptrdiff_t(j * g.dw);
+            if (u < 0 || std::size_t(u) % g.sw != 0 || std::size_t(u) / g.sw >= g.ow) continue;
+            const T* __restrict src = cb + (oh * g.ow + std::size_t(u) / g.sw) * k + (i * g.kw + j) * c;
+            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += src[ch];
           }
         }
       }
@@ -218,7 +225,7 @@ void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
   }
 }
 
-/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T).
+/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T), which writes all of dx.
 template <class T>
 void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
   const std::size_t k = g.k(), p = g.positions();
@@ -226,13 +233,12 @@ void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* d
     gemm<T>(false, true, g.n * p, k, g.o, T(1), dy, g.o, f, g.o, T(0), dx, k);
     return;
   }
-  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
   const std::size_t chunk = conv_chunk(g);
   T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
   for (std::size_t b = 0; b < g.n; b += chunk) {
     const std::size_t images = std::min(chunk, g.n - b);
     gemm<T>(false, true, images * p, k, g.o, T(1), dy + b * p * g.o, g.o, f, g.o, T(0), col, k);
-    col2im_add(g, col, images, dx + b * g.h * g.w * g.c);
+    col2im(g, col, images, dx + b * g.h * g.w * g.c);
   }
 }
 
