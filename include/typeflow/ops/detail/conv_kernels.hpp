@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "typeflow/core/shape.hpp"
+#include "typeflow/ops/detail/conv_columns.hpp"
 #include "typeflow/ops/detail/window.hpp"
 #include "typeflow/ops/matmul.hpp"
 
@@ -88,21 +89,6 @@ struct conv_rule {
 };
 
 // --- at run time: the geometry and the loops ---------------------------------------------
-
-/// One convolution's sizes at run time. pad_top / pad_left are TensorFlow's SAME split
-/// (window_dim::pad_before), 0 for VALID.
-struct conv_geometry {
-  std::size_t n, h, w, c;  // the input
-  std::size_t kh, kw, o;   // the filter: taps, and its last dim (O, or M for depthwise)
-  std::size_t oh, ow;      // the output positions
-  std::size_t sh, sw, dh, dw;
-  std::ptrdiff_t pad_top, pad_left;
-
-  std::size_t k() const { return kh * kw * c; }
-  std::size_t positions() const { return oh * ow; }
-  /// A 1x1 filter at stride 1 reads each pixel once, unpadded: x itself is the im2col matrix.
-  bool pointwise() const { return kh == 1 && kw == 1 && sh == 1 && sw == 1 && oh == h && ow == w; }
-};
 
 /// A grow-only scratch buffer per thread and element type: only the first runs (and a
 /// run with a bigger convolution) allocate.
@@ -208,12 +194,19 @@ void col2im(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
   }
 }
 
-/// y = conv2d(x, f): per chunk of images, y_chunk = im2col(x_chunk) f.
+/// y = conv2d(x, f): y = im2col(x) f, the columns kept for the filter's gradient
+/// (conv_columns_cache) when they fit, else per chunk of images, y_chunk = im2col(x_chunk) f.
 template <class T>
 void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
   const std::size_t k = g.k(), p = g.positions();
   if (g.pointwise()) {
     gemm<T>(false, false, g.n * p, g.o, k, T(1), x, k, f, g.o, T(0), y, g.o);
+    return;
+  }
+  if (conv_columns_cache<T>::fits(g)) {
+    T* col = conv_columns_cache<T>::local().store(g, x);
+    im2col(g, x, g.n, col);
+    gemm<T>(false, false, g.n * p, g.o, k, T(1), col, k, f, g.o, T(0), y, g.o);
     return;
   }
   const std::size_t chunk = conv_chunk(g);
@@ -242,7 +235,8 @@ void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* d
   }
 }
 
-/// df = Conv2DBackpropFilter(x, dy): the sum over chunks of im2col(x_chunk)^T dy_chunk.
+/// df = Conv2DBackpropFilter(x, dy) = im2col(x)^T dy, with the forward pass's columns of
+/// this x when it left them (conv_columns_cache), else summed over chunks of images.
 template <class T>
 void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
   const std::size_t k = g.k(), p = g.positions();
@@ -254,6 +248,11 @@ void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* 
     gemm<T>(true, false, k, g.o, g.n * p, T(1), x, k, dy, g.o, T(0), df, g.o);
     return;
   }
+  if (conv_columns_cache<T>::fits(g))
+    if (const T* col = conv_columns_cache<T>::local().find(g, x)) {
+      gemm<T>(true, false, k, g.o, g.n * p, T(1), col, k, dy, g.o, T(0), df, g.o);
+      return;
+    }
   const std::size_t chunk = conv_chunk(g);
   T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
   for (std::size_t b = 0; b < g.n; b += chunk) {
