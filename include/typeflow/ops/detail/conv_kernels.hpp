@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -99,10 +100,10 @@ T* conv_scratch(std::size_t size) {
   return buffer.data();
 }
 
-/// How many images one im2col buffer holds: about 2^20 elements, at least one image.
+/// How many images one im2col buffer holds: about 2^16 elements, at least one image.
 inline std::size_t conv_chunk(const conv_geometry& g) {
   const std::size_t per_image = std::max<std::size_t>(1, g.positions() * g.k());
-  return std::max<std::size_t>(1, (std::size_t{1} << 20) / per_image);
+  return std::max<std::size_t>(1, (std::size_t{1} << 16) / per_image);
 }
 
 /// Calls f(input offset of pixel (ih, iw), offset of the tap (i, j) in a row of K) for each
@@ -166,29 +167,65 @@ void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
   }
 }
 
+/// For each input coordinate 0 <= in < size along one dim, the (filter tap, output position)
+/// pairs whose window reads it: out * stride + tap * dilation - pad == in. Pairs of input
+/// coordinate `in` are at list[in * taps, in * taps + count[in]).
+inline void conv_readers(std::size_t size, std::size_t taps, std::size_t stride, std::size_t dilation,
+                         std::ptrdiff_t pad, std::size_t outs, std::size_t* count, std::array<std::size_t, 2>* list) {
+  for (std::size_t in = 0; in < size; ++in) {
+    count[in] = 0;
+    for (std::size_t t = 0; t < taps; ++t) {
+      const std::ptrdiff_t at = std::ptrdiff_t(in) + pad - std::ptrdiff_t(t * dilation);
+      if (at < 0 || std::size_t(at) % stride != 0 || std::size_t(at) / stride >= outs) continue;
+      list[in * taps + count[in]++] = {t, std::size_t(at) / stride};
+    }
+  }
+}
+
 /// dx = col2im(col) for `images` images starting at dx, as a gather: each input pixel sums
 /// the column entries of the taps that read it, so every element of dx is written once (no
 /// zeroing pass over dx, no scattered read-modify-writes across the whole buffer).
 template <class T>
 void col2im(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
   const std::size_t k = g.k(), c = g.c;
+  // Who reads each input row and column: computed once per call, not per pixel.
+  thread_local std::vector<std::size_t> counts;
+  thread_local std::vector<std::array<std::size_t, 2>> pairs;
+  if (counts.size() < g.h + g.w) counts.resize(g.h + g.w);
+  if (pairs.size() < g.h * g.kh + g.w * g.kw) pairs.resize(g.h * g.kh + g.w * g.kw);
+  std::size_t *count_h = counts.data(), *count_w = count_h + g.h;
+  std::array<std::size_t, 2>* rows = pairs.data();
+  std::array<std::size_t, 2>* cols = rows + g.h * g.kh;
+  conv_readers(g.h, g.kh, g.sh, g.dh, g.pad_top, g.oh, count_h, rows);
+  conv_readers(g.w, g.kw, g.sw, g.dw, g.pad_left, g.ow, count_w, cols);
+  // Channels in blocks of 8 summed in registers (fixed-length loops that vectorize), then
+  // the rest one by one.
+  constexpr std::size_t block = 8;
   for (std::size_t b = 0; b < images; ++b) {
     const T* cb = col + b * g.positions() * k;
     for (std::size_t ih = 0; ih < g.h; ++ih)
       for (std::size_t iw = 0; iw < g.w; ++iw) {
-        T* __restrict d = dx + ((b * g.h + ih) * g.w + iw) * c;
-        std::fill(d, d + c, T(0));
-        for (std::size_t i = 0; i < g.kh; ++i) {
-          // Output row oh reads this pixel through filter row i when oh sh + i dh - pad_top == ih.
-          const std::ptrdiff_t t = std::ptrdiff_t(ih) + g.pad_top - std::ptrdiff_t(i * g.dh);
-          if (t < 0 || std::size_t(t) % g.sh != 0 || std::size_t(t) / g.sh >= g.oh) continue;
-          const std::size_t oh = std::size_t(t) / g.sh;
-          for (std::size_t j = 0; j < g.kw; ++j) {
-            const std::ptrdiff_t u = std::ptrdiff_t(iw) + g.pad_left - std::ptrdiff_t(j * g.dw);
-            if (u < 0 || std::size_t(u) % g.sw != 0 || std::size_t(u) / g.sw >= g.ow) continue;
-            const T* __restrict src = cb + (oh * g.ow + std::size_t(u) / g.sw) * k + (i * g.kw + j) * c;
-            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += src[ch];
-          }
+        T* d = dx + ((b * g.h + ih) * g.w + iw) * c;
+        const auto reader = [&](std::size_t r, std::size_t q) {
+          const auto [i, oh] = rows[ih * g.kh + r];
+          const auto [j, ow] = cols[iw * g.kw + q];
+          return cb + (oh * g.ow + ow) * k + (i * g.kw + j) * c;
+        };
+        std::size_t ch = 0;
+        for (; ch + block <= c; ch += block) {
+          T acc[block] = {};
+          for (std::size_t r = 0; r < count_h[ih]; ++r)
+            for (std::size_t q = 0; q < count_w[iw]; ++q) {
+              const T* src = reader(r, q) + ch;
+              for (std::size_t e = 0; e < block; ++e) acc[e] += src[e];
+            }
+          for (std::size_t e = 0; e < block; ++e) d[ch + e] = acc[e];
+        }
+        for (; ch < c; ++ch) {
+          T acc(0);
+          for (std::size_t r = 0; r < count_h[ih]; ++r)
+            for (std::size_t q = 0; q < count_w[iw]; ++q) acc += reader(r, q)[ch];
+          d[ch] = acc;
         }
       }
   }
