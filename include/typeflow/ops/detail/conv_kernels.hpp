@@ -1,7 +1,8 @@
 // typeflow/ops/detail/conv_kernels.hpp — the internals of the convolutions over NHWC images
 // (ops/conv.hpp): their options and static shape rule, and their loops: conv2d and its two
-// gradients through im2col / col2im and one gemm per chunk of images, depthwise_conv2d and
-// its gradients as direct loops.
+// gradients through im2col / col2im and gemm (over the batch, the forward pass's columns
+// kept for the filter's gradient: ops/detail/conv_columns.hpp; or per chunk of images),
+// depthwise_conv2d and its gradients as direct loops.
 //
 // Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
 // depthwise [KH, KW, C, M]); an output y [N, OH, OW, O] (depthwise: [N, OH, OW, C * M],
