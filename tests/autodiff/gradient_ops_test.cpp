@@ -45,6 +45,12 @@ TEST_CASE("sum_to with dynamic dims: [dyn, 3] (fed [4, 3]) to [dyn, 1] (fed [1, 
                                              fd_check::fill_uniform(xt::xtensor<double, 2>::from_shape({1, 1})));
 }
 
+TEST_CASE("sum_to over all leading dims (a convolution's bias gradient): [2, 3, 4] and [dyn, 2, 4] (fed [3, 2, 4]) to [4]") {
+  check_binary<shape<2, 3, 4>, shape<4>>(sum_to, fd_check::uniform<shape<2, 3, 4>>(), fd_check::uniform<shape<4>>());
+  check_binary<shape<dyn, 2, 4>, shape<4>>(sum_to, fd_check::fill_uniform(xt::xtensor<double, 3>::from_shape({3, 2, 4})),
+                                           fd_check::uniform<shape<4>>());
+}
+
 TEST_CASE("broadcast (fn::first, the rule of sum_to): [3] to [2, 3], [2, 1] to [2, 3], [] to [2, 3]") {
   check_binary<shape<3>, shape<2, 3>>(broadcast_like, fd_check::uniform<shape<3>>(), fd_check::uniform<shape<2, 3>>());
   check_binary<shape<2, 1>, shape<2, 3>>(broadcast_like, fd_check::uniform<shape<2, 1>>(),

@@ -6,6 +6,9 @@
 // Strides, SAME and VALID over odd sizes, dilations, the 1x1 gemm path, and dynamic dims.
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <vector>
+
 #include <typeflow/typeflow.hpp>
 
 #include "../autodiff/fd_check.hpp"
@@ -113,4 +116,48 @@ TEST_CASE("conv2d_transpose: VALID stride 2 and SAME stride 2 to an odd size") {
       [](auto v, auto f) { return tf::conv2d_transpose<shape<1, 5, 5, 2>, tf::strides<2>>(v, f); });
   check_conv_gradients<shape<2, 3, 2, 2>, shape<2, 3, 1, 2>>(
       [](auto v, auto f) { return tf::conv2d_transpose<shape<2, 5, 4, 1>, tf::strides<2>, same>(v, f); });
+}
+
+TEST_CASE("Conv2DBackpropFilter takes the forward pass's columns only for the same input bits") {
+  // conv_columns_cache: conv2d_forward keeps im2col(x) with a copy of x; the filter gradient
+  // uses them when its x equals the copy, and makes its own otherwise (x changed in place).
+  namespace d = tf::ops::detail;
+  // [2, 5, 4, 3] input, 3x3 filter with 2 outputs, SAME stride 1 (pad 1 before and after).
+  const d::conv_geometry g{2, 5, 4, 3, 3, 3, 2, 5, 4, 1, 1, 1, 1, 1, 1};
+  std::vector<float> x(g.input_size()), f(g.k() * g.o), y(g.n * g.positions() * g.o), dy(y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float((i * 7) % 13) - 6.0f;
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = float((i * 5) % 7) - 3.0f;
+  for (std::size_t i = 0; i < dy.size(); ++i) dy[i] = float((i * 3) % 11) - 5.0f;
+  // The filter gradient by its definition: df[i, j, c, o] = sum over (b, oh, ow) of
+  // x[b, oh + i - 1, ow + j - 1, c] dy[b, oh, ow, o], out-of-image taps 0 (exact in float).
+  const auto reference = [&] {
+    std::vector<float> df(f.size(), 0.0f);
+    for (std::size_t b = 0; b < g.n; ++b)
+      for (std::size_t oh = 0; oh < g.oh; ++oh)
+        for (std::size_t ow = 0; ow < g.ow; ++ow)
+          for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < 3; ++j) {
+              const auto ih = std::ptrdiff_t(oh + i) - 1, iw = std::ptrdiff_t(ow + j) - 1;
+              if (ih < 0 || iw < 0 || ih >= std::ptrdiff_t(g.h) || iw >= std::ptrdiff_t(g.w)) continue;
+              for (std::size_t c = 0; c < g.c; ++c)
+                for (std::size_t o = 0; o < g.o; ++o)
+                  df[((i * 3 + j) * g.c + c) * g.o + o] +=
+                      x[((b * g.h + std::size_t(ih)) * g.w + std::size_t(iw)) * g.c + c] *
+                      dy[((b * g.oh + oh) * g.ow + ow) * g.o + o];
+            }
+    return df;
+  };
+  auto& cache = d::conv_columns_cache<float>::local();
+  std::vector<float> df(f.size());
+  d::conv2d_forward(g, x.data(), f.data(), y.data());
+  CHECK(cache.find(g, x.data()) != nullptr);
+  d::conv2d_backprop_filter(g, x.data(), dy.data(), df.data());
+  CHECK(df == reference());
+  x[17] += 1.0f;  // the same buffer, other values: the kept columns are not x's any more
+  CHECK(cache.find(g, x.data()) == nullptr);
+  d::conv2d_backprop_filter(g, x.data(), dy.data(), df.data());
+  CHECK(df == reference());
+  d::conv_geometry other = g;
+  other.pad_top = 0;  // another geometry over the same bits: other columns
+  CHECK(cache.find(other, x.data()) == nullptr);
 }

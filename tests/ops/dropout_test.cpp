@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <xtensor/xfixed.hpp>
 #include <xtensor/xtensor.hpp>
@@ -184,4 +185,36 @@ TEST_CASE("a steady dropout training step allocates nothing") {
   const long before = allocation_count();
   for (int i = 0; i < 20; ++i) sess.run(tf::fetch(loss, train_op), tf::feed(x, xv));
   CHECK(allocation_count() == before);
+}
+
+TEST_CASE("the mask is the sequential splitmix64 stream compared with rate as doubles, at any rate") {
+  // The kernel draws element i as the mix of state + (i + 1) gamma and compares integers;
+  // this is the sequential draw and the double compare it must equal, bit for bit.
+  const auto reference = [](std::size_t n, double rate, std::uint64_t op_seed, std::uint64_t graph_seed,
+                            std::uint64_t count) {
+    using tf::ops::detail::splitmix64;
+    std::uint64_t state = op_seed;
+    state = splitmix64(state) ^ graph_seed;
+    state = splitmix64(state) ^ count;
+    state = splitmix64(state);
+    std::vector<float> out(n);
+    const float scale = 1.0f / (1.0f - static_cast<float>(rate));
+    for (auto& o : out) o = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53 >= rate ? scale : 0.0f;
+    return out;
+  };
+  constexpr std::size_t n = 4099;
+  for (const double rate : {0.25, 0.5, 0.1, 0.9, 1e-9, 0x1.0p-53, 3 * 0x1.0p-54, 1.0 - 0x1.0p-53}) {
+    for (const std::uint64_t count : {0u, 1u, 77u}) {
+      std::vector<float> mask(n);
+      tf::ops::detail::dropout_mask(mask.data(), n, rate, 1, 42, count);
+      const auto expected = reference(n, rate, 1, 42, count);
+      std::size_t kept = 0, same = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        same += mask[i] == expected[i];
+        kept += mask[i] != 0.0f;
+      }
+      INFO("rate " << rate << ", count " << count << ", kept " << kept);
+      CHECK(same == n);
+    }
+  }
 }

@@ -59,13 +59,15 @@ struct sum_to_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::compu
       T acc{};
       for (auto x : g) acc += x;
       out = acc;
-    } else if constexpr (rg == 2 && ra == 1 && shape_of<A>::is_static && shape_of<G>::is_static &&
-                         shape_of<G>::dims[1] == shape_of<A>::dims[0]) {
-      // The bias gradient: the sum of the rows of g, a loop that vectorizes.
-      constexpr std::size_t rows = shape_of<G>::dims[0], cols = shape_of<G>::dims[1];
+    } else if constexpr (rg >= 2 && ra == 1 && shape_of<A>::is_static && shape_of<A>::dims[0] != 1 &&
+                         shape_of<G>::dims[rg - 1] == shape_of<A>::dims[0]) {
+      // The bias gradient: the sum of g's rows of its last dim (a dense layer's [N, O] or a
+      // convolution's [N, H, W, O]; leading dims may be dynamic), a loop that vectorizes.
+      constexpr std::size_t cols = std::size_t(shape_of<A>::dims[0]);
+      const std::size_t rows = std::size_t(g.size()) / cols;
       T* __restrict o = out.data();
       const T* __restrict gp = g.data();
-      for (std::size_t j = 0; j < cols; ++j) o[j] = gp[j];
+      for (std::size_t j = 0; j < cols; ++j) o[j] = rows == 0 ? T(0) : gp[j];
       for (std::size_t r = 1; r < rows; ++r)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC ivdep

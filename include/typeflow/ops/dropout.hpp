@@ -13,6 +13,7 @@
 // seeds and differ from run to run.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -88,9 +89,17 @@ void dropout_mask(T* out, std::size_t n, double rate, std::uint64_t op_seed, std
   state = splitmix64(state) ^ count;
   state = splitmix64(state);
   const T scale = T(1) / (T(1) - static_cast<T>(rate));
+  // Draw i is splitmix64's (i + 1)-th from `state`: the mix of state + (i + 1) gamma, so the
+  // draws do not wait on each other. u_i = (z >> 11) 2^-53 >= rate exactly when the integer
+  // z >> 11 >= ceil(rate 2^53) (scaling by 2^53 is exact), a compare without the double.
+  constexpr std::uint64_t gamma = 0x9e3779b97f4a7c15ULL;
+  const auto threshold = static_cast<std::uint64_t>(std::ceil(rate * 0x1.0p53));
   for (std::size_t i = 0; i < n; ++i) {
-    const double u = static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
-    out[i] = u >= rate ? scale : T(0);
+    std::uint64_t z = state + (std::uint64_t(i) + 1) * gamma;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    out[i] = (z >> 11) >= threshold ? scale : T(0);
   }
 }
 

@@ -83,7 +83,7 @@ struct batch_norm_statistics_node
     using T = value_type_of<X>;
     constexpr std::size_t c = ops::detail::channels_of<X>;
     if ((static_cast<bool>(*ops::detail::data_ptr(flag)) && ... && true)) {
-      ops::detail::batch_norm_statistics<T>(x.data(), ops::detail::rows_of(x, c), c, out.data());
+      ops::detail::batch_norm_statistics<c>(x.data(), ops::detail::rows_of(x, c), c, out.data());
     } else {
       for (std::size_t i = 0; i < 3 * c; ++i) out.data()[i] = T(0);
     }
@@ -104,7 +104,7 @@ struct batch_norm_gradient_sums_node
     constexpr std::size_t c = ops::detail::channels_of<X>;
     const auto [params, batch] = ops::detail::batch_norm_params_of<M, T>(c, p...);
     (void)batch;
-    ops::detail::batch_norm_gradient_sums<T>(g.data(), x.data(), ops::detail::rows_of(x, c), c, params, out.data());
+    ops::detail::batch_norm_gradient_sums<c>(g.data(), x.data(), ops::detail::rows_of(x, c), c, params, out.data());
   }
 };
 
@@ -122,7 +122,7 @@ struct batch_norm_gradient_x_node
     constexpr std::size_t c = ops::detail::channels_of<X>;
     if constexpr (!shape_of<X>::is_static) out.resize(x.shape());
     const auto [params, batch] = ops::detail::batch_norm_params_of<M, T>(c, p...);
-    ops::detail::batch_norm_gradient_x<T>(g.data(), x.data(), ops::detail::rows_of(x, c), c, params, sums.data(),
+    ops::detail::batch_norm_gradient_x<c>(g.data(), x.data(), ops::detail::rows_of(x, c), c, params, sums.data(),
                                           batch, out.data());
   }
 };
@@ -152,7 +152,7 @@ struct fused_batch_norm_node : node_facade<value_type_of<X>, shape_of<X>, node_k
     if constexpr (!shape_of<X>::is_static) out.resize(x.shape());
     const auto [params, batch] = ops::detail::batch_norm_params_of<M, T>(c, p...);
     (void)batch;
-    ops::detail::batch_norm_forward<T>(x.data(), ops::detail::rows_of(x, c), c, params, out.data());
+    ops::detail::batch_norm_forward<c>(x.data(), ops::detail::rows_of(x, c), c, params, out.data());
   }
 };
 

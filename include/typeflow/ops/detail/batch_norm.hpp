@@ -18,29 +18,37 @@
 
 namespace typeflow::ops::detail {
 
+/// Calls f(j) for the channels j < c of one row; with C (the channel count when known at
+/// compile time, else 0) the loop has a fixed trip count, and the kernels' __restrict
+/// pointers tell the compiler that their rows do not overlap: the loops vectorize.
+template <std::size_t C, class F>
+inline void batch_norm_row(std::size_t c, F&& f) {
+  if constexpr (C != 0) {
+    for (std::size_t j = 0; j < C; ++j) f(j);
+  } else {
+    for (std::size_t j = 0; j < c; ++j) f(j);
+  }
+}
+
 /// Per-channel statistics of x [rows, c] into out [3, c]: the mean, the variance (divided
 /// by rows, as normalization uses it) and the variance with Bessel's correction (divided by
 /// rows - 1; FusedBatchNorm's batch_variance output, TensorFlow's rest_size_adjust). Two
 /// passes (mean, then squared deviations): no cancellation for data far from 0.
-template <class T>
-void batch_norm_statistics(const T* x, std::size_t rows, std::size_t c, T* out) {
+template <std::size_t C = 0, class T>
+void batch_norm_statistics(const T* __restrict x, std::size_t rows, std::size_t c, T* __restrict out) {
+  c = C ? C : c;
   T* mean = out;
   T* var = out + c;
   T* corrected = out + 2 * c;
   std::fill(out, out + 3 * c, T(0));
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* xr = x + r * c;
-    for (std::size_t j = 0; j < c; ++j) mean[j] += xr[j];
-  }
+  for (std::size_t r = 0; r < rows; ++r) batch_norm_row<C>(c, [&](std::size_t j) { mean[j] += x[r * c + j]; });
   const T inv_rows = rows == 0 ? T(0) : T(1) / static_cast<T>(rows);
   for (std::size_t j = 0; j < c; ++j) mean[j] *= inv_rows;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* xr = x + r * c;
-    for (std::size_t j = 0; j < c; ++j) {
-      const T d = xr[j] - mean[j];
+  for (std::size_t r = 0; r < rows; ++r)
+    batch_norm_row<C>(c, [&](std::size_t j) {
+      const T d = x[r * c + j] - mean[j];
       var[j] += d * d;
-    }
-  }
+    });
   const T adjust = rows > 1 ? static_cast<T>(rows) / static_cast<T>(rows - 1) : T(1);
   for (std::size_t j = 0; j < c; ++j) {
     var[j] *= inv_rows;
@@ -69,70 +77,72 @@ struct batch_norm_params {
 };
 
 /// y = (x - mean) * scale / sqrt(variance + epsilon) + offset, per channel.
-template <class T>
-void batch_norm_forward(const T* x, std::size_t rows, std::size_t c, const batch_norm_params<T>& p, T* y) {
-  T* a = batch_norm_scratch<T>(2 * c);
-  T* b = a + c;
+template <std::size_t C = 0, class T>
+void batch_norm_forward(const T* __restrict x, std::size_t rows, std::size_t c, const batch_norm_params<T>& p,
+                        T* __restrict y) {
+  c = C ? C : c;
+  T* __restrict a = batch_norm_scratch<T>(2 * c);
+  T* __restrict b = a + c;
   for (std::size_t j = 0; j < c; ++j) {
     a[j] = p.scale[j] / std::sqrt(p.variance[j] + static_cast<T>(p.epsilon));
     b[j] = p.offset[j] - p.mean[j] * a[j];
   }
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* xr = x + r * c;
-    T* yr = y + r * c;
-    for (std::size_t j = 0; j < c; ++j) yr[j] = xr[j] * a[j] + b[j];
-  }
+  for (std::size_t r = 0; r < rows; ++r)
+    batch_norm_row<C>(c, [&](std::size_t j) { y[r * c + j] = x[r * c + j] * a[j] + b[j]; });
 }
 
 /// The reductions of FusedBatchNormGrad into out [2, c]: sum(dy) (the gradient of offset)
 /// and sum(dy * x_hat), x_hat = (x - mean) / sqrt(variance + epsilon) (the gradient of scale).
-template <class T>
-void batch_norm_gradient_sums(const T* dy, const T* x, std::size_t rows, std::size_t c,
-                              const batch_norm_params<T>& p, T* out) {
+template <std::size_t C = 0, class T>
+void batch_norm_gradient_sums(const T* __restrict dy, const T* __restrict x, std::size_t rows, std::size_t c,
+                              const batch_norm_params<T>& p, T* __restrict out) {
+  c = C ? C : c;
   T* sum_dy = out;
   T* sum_dy_xhat = out + c;
-  T* rstd = batch_norm_scratch<T>(c);
-  for (std::size_t j = 0; j < c; ++j) rstd[j] = T(1) / std::sqrt(p.variance[j] + static_cast<T>(p.epsilon));
-  std::fill(out, out + 2 * c, T(0));
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* gr = dy + r * c;
-    const T* xr = x + r * c;
-    for (std::size_t j = 0; j < c; ++j) {
-      sum_dy[j] += gr[j];
-      sum_dy_xhat[j] += gr[j] * (xr[j] - p.mean[j]);
-    }
+  T* __restrict rstd = batch_norm_scratch<T>(2 * c);
+  T* __restrict mean = rstd + c;  // a copy: p.mean may be any buffer
+  for (std::size_t j = 0; j < c; ++j) {
+    rstd[j] = T(1) / std::sqrt(p.variance[j] + static_cast<T>(p.epsilon));
+    mean[j] = p.mean[j];
   }
+  std::fill(out, out + 2 * c, T(0));
+  for (std::size_t r = 0; r < rows; ++r)
+    batch_norm_row<C>(c, [&](std::size_t j) {
+      const T g = dy[r * c + j];
+      sum_dy[j] += g;
+      sum_dy_xhat[j] += g * (x[r * c + j] - mean[j]);
+    });
   for (std::size_t j = 0; j < c; ++j) sum_dy_xhat[j] *= rstd[j];
 }
 
 /// The gradient with respect to x. With the batch's statistics (training):
 ///   dx = scale * rstd * (dy - sum(dy) / rows - x_hat * sum(dy * x_hat) / rows);
 /// with given statistics (inference), a per-channel affine map: dx = dy * scale * rstd.
-template <class T>
-void batch_norm_gradient_x(const T* dy, const T* x, std::size_t rows, std::size_t c, const batch_norm_params<T>& p,
-                           const T* sums, bool batch_statistics, T* dx) {
-  T* k = batch_norm_scratch<T>(4 * c);
-  T* rstd = k + c;
-  T* mean_dy = k + 2 * c;
-  T* mean_dy_xhat = k + 3 * c;
+template <std::size_t C = 0, class T>
+void batch_norm_gradient_x(const T* __restrict dy, const T* __restrict x, std::size_t rows, std::size_t c,
+                           const batch_norm_params<T>& p, const T* sums, bool batch_statistics, T* __restrict dx) {
+  c = C ? C : c;
+  T* __restrict k = batch_norm_scratch<T>(5 * c);
+  T* __restrict rstd = k + c;
+  T* __restrict mean_dy = k + 2 * c;
+  T* __restrict mean_dy_xhat = k + 3 * c;
+  T* __restrict mean = k + 4 * c;  // a copy: p.mean may be any buffer
   const T inv_rows = rows == 0 ? T(0) : T(1) / static_cast<T>(rows);
   for (std::size_t j = 0; j < c; ++j) {
     rstd[j] = T(1) / std::sqrt(p.variance[j] + static_cast<T>(p.epsilon));
     k[j] = p.scale[j] * rstd[j];
     mean_dy[j] = batch_statistics ? sums[j] * inv_rows : T(0);
     mean_dy_xhat[j] = batch_statistics ? sums[c + j] * inv_rows : T(0);
+    mean[j] = p.mean[j];
   }
   for (std::size_t r = 0; r < rows; ++r) {
-    const T* gr = dy + r * c;
-    const T* xr = x + r * c;
-    T* o = dx + r * c;
     if (batch_statistics) {
-      for (std::size_t j = 0; j < c; ++j) {
-        const T xhat = (xr[j] - p.mean[j]) * rstd[j];
-        o[j] = k[j] * (gr[j] - mean_dy[j] - xhat * mean_dy_xhat[j]);
-      }
+      batch_norm_row<C>(c, [&](std::size_t j) {
+        const T xhat = (x[r * c + j] - mean[j]) * rstd[j];
+        dx[r * c + j] = k[j] * (dy[r * c + j] - mean_dy[j] - xhat * mean_dy_xhat[j]);
+      });
     } else {
-      for (std::size_t j = 0; j < c; ++j) o[j] = gr[j] * k[j];
+      batch_norm_row<C>(c, [&](std::size_t j) { dx[r * c + j] = dy[r * c + j] * k[j]; });
     }
   }
 }

@@ -1,7 +1,8 @@
 // typeflow/ops/detail/conv_kernels.hpp — the internals of the convolutions over NHWC images
 // (ops/conv.hpp): their options and static shape rule, and their loops: conv2d and its two
-// gradients through im2col / col2im and one gemm per chunk of images, depthwise_conv2d and
-// its gradients as direct loops.
+// gradients through im2col / col2im and gemm (over the batch, the forward pass's columns
+// kept for the filter's gradient: ops/detail/conv_columns.hpp; or per chunk of images),
+// depthwise_conv2d and its gradients as direct loops.
 //
 // Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
 // depthwise [KH, KW, C, M]); an output y [N, OH, OW, O] (depthwise: [N, OH, OW, C * M],
@@ -11,11 +12,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <vector>
 
 #include "typeflow/core/shape.hpp"
+#include "typeflow/ops/detail/conv_columns.hpp"
 #include "typeflow/ops/detail/window.hpp"
 #include "typeflow/ops/matmul.hpp"
 
@@ -89,21 +92,6 @@ struct conv_rule {
 
 // --- at run time: the geometry and the loops ---------------------------------------------
 
-/// One convolution's sizes at run time. pad_top / pad_left are TensorFlow's SAME split
-/// (window_dim::pad_before), 0 for VALID.
-struct conv_geometry {
-  std::size_t n, h, w, c;  // the input
-  std::size_t kh, kw, o;   // the filter: taps, and its last dim (O, or M for depthwise)
-  std::size_t oh, ow;      // the output positions
-  std::size_t sh, sw, dh, dw;
-  std::ptrdiff_t pad_top, pad_left;
-
-  std::size_t k() const { return kh * kw * c; }
-  std::size_t positions() const { return oh * ow; }
-  /// A 1x1 filter at stride 1 reads each pixel once, unpadded: x itself is the im2col matrix.
-  bool pointwise() const { return kh == 1 && kw == 1 && sh == 1 && sw == 1 && oh == h && ow == w; }
-};
-
 /// A grow-only scratch buffer per thread and element type: only the first runs (and a
 /// run with a bigger convolution) allocate.
 template <class T>
@@ -113,10 +101,10 @@ T* conv_scratch(std::size_t size) {
   return buffer.data();
 }
 
-/// How many images one im2col buffer holds: about 2^20 elements, at least one image.
+/// How many images one im2col buffer holds: about 2^16 elements, at least one image.
 inline std::size_t conv_chunk(const conv_geometry& g) {
   const std::size_t per_image = std::max<std::size_t>(1, g.positions() * g.k());
-  return std::max<std::size_t>(1, (std::size_t{1} << 20) / per_image);
+  return std::max<std::size_t>(1, (std::size_t{1} << 16) / per_image);
 }
 
 /// Calls f(input offset of pixel (ih, iw), offset of the tap (i, j) in a row of K) for each
@@ -180,33 +168,83 @@ void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
   }
 }
 
-/// dx += col2im(col) for `images` images starting at dx.
+/// For each input coordinate 0 <= in < size along one dim, the (filter tap, output position)
+/// pairs whose window reads it: out * stride + tap * dilation - pad == in. Pairs of input
+/// coordinate `in` are at list[in * taps, in * taps + count[in]).
+inline void conv_readers(std::size_t size, std::size_t taps, std::size_t stride, std::size_t dilation,
+                         std::ptrdiff_t pad, std::size_t outs, std::size_t* count, std::array<std::size_t, 2>* list) {
+  for (std::size_t in = 0; in < size; ++in) {
+    count[in] = 0;
+    for (std::size_t t = 0; t < taps; ++t) {
+      const std::ptrdiff_t at = std::ptrdiff_t(in) + pad - std::ptrdiff_t(t * dilation);
+      if (at < 0 || std::size_t(at) % stride != 0 || std::size_t(at) / stride >= outs) continue;
+      list[in * taps + count[in]++] = {t, std::size_t(at) / stride};
+    }
+  }
+}
+
+/// dx = col2im(col) for `images` images starting at dx, as a gather: each input pixel sums
+/// the column entries of the taps that read it, so every element of dx is written once (no
+/// zeroing pass over dx, no scattered read-modify-writes across the whole buffer).
 template <class T>
-void col2im_add(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
-  const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
+void col2im(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
+  const std::size_t k = g.k(), c = g.c;
+  // Who reads each input row and column: computed once per call, not per pixel.
+  thread_local std::vector<std::size_t> counts;
+  thread_local std::vector<std::array<std::size_t, 2>> pairs;
+  if (counts.size() < g.h + g.w) counts.resize(g.h + g.w);
+  if (pairs.size() < g.h * g.kh + g.w * g.kw) pairs.resize(g.h * g.kh + g.w * g.kw);
+  std::size_t *count_h = counts.data(), *count_w = count_h + g.h;
+  std::array<std::size_t, 2>* rows = pairs.data();
+  std::array<std::size_t, 2>* cols = rows + g.h * g.kh;
+  conv_readers(g.h, g.kh, g.sh, g.dh, g.pad_top, g.oh, count_h, rows);
+  conv_readers(g.w, g.kw, g.sw, g.dw, g.pad_left, g.ow, count_w, cols);
+  // Channels in blocks of 8 summed in registers (fixed-length loops that vectorize), then
+  // the rest one by one.
+  constexpr std::size_t block = 8;
   for (std::size_t b = 0; b < images; ++b) {
-    T* db = dx + b * g.h * g.w * c;
-    for (std::size_t oh = 0; oh < g.oh; ++oh)
-      for (std::size_t ow = 0; ow < g.ow; ++ow) {
-        const T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
-        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
-          const conv_row_span r = conv_row(g, oh, ow, i);
-          for (std::size_t j = r.j0; j < r.j1; ++j) {
-            T* d = db + r.in + (j - r.j0) * step;
-            const T* s = row + j * c;
-            for (std::size_t ch = 0; ch < c; ++ch) d[ch] += s[ch];
-          }
+    const T* cb = col + b * g.positions() * k;
+    for (std::size_t ih = 0; ih < g.h; ++ih)
+      for (std::size_t iw = 0; iw < g.w; ++iw) {
+        T* d = dx + ((b * g.h + ih) * g.w + iw) * c;
+        const auto reader = [&](std::size_t r, std::size_t q) {
+          const auto [i, oh] = rows[ih * g.kh + r];
+          const auto [j, ow] = cols[iw * g.kw + q];
+          return cb + (oh * g.ow + ow) * k + (i * g.kw + j) * c;
+        };
+        std::size_t ch = 0;
+        for (; ch + block <= c; ch += block) {
+          T acc[block] = {};
+          for (std::size_t r = 0; r < count_h[ih]; ++r)
+            for (std::size_t q = 0; q < count_w[iw]; ++q) {
+              const T* src = reader(r, q) + ch;
+              for (std::size_t e = 0; e < block; ++e) acc[e] += src[e];
+            }
+          for (std::size_t e = 0; e < block; ++e) d[ch + e] = acc[e];
+        }
+        for (; ch < c; ++ch) {
+          T acc(0);
+          for (std::size_t r = 0; r < count_h[ih]; ++r)
+            for (std::size_t q = 0; q < count_w[iw]; ++q) acc += reader(r, q)[ch];
+          d[ch] = acc;
         }
       }
   }
 }
 
-/// y = conv2d(x, f): per chunk of images, y_chunk = im2col(x_chunk) f.
+/// y = conv2d(x, f): y = im2col(x) f, the columns kept for the filter's gradient
+/// (conv_columns_cache) when they fit, else per chunk of images, y_chunk = im2col(x_chunk) f.
 template <class T>
 void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
   const std::size_t k = g.k(), p = g.positions();
   if (g.pointwise()) {
     gemm<T>(false, false, g.n * p, g.o, k, T(1), x, k, f, g.o, T(0), y, g.o);
+    return;
+  }
+  if (conv_columns_cache<T>::fits(g)) {
+    T* col = conv_columns_cache<T>::local().store(g, x);
+    im2col(g, x, g.n, col);
+    gemm<T>(false, false, g.n * p, g.o, k, T(1), col, k, f, g.o, T(0), y, g.o);
     return;
   }
   const std::size_t chunk = conv_chunk(g);
@@ -218,7 +256,7 @@ void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
   }
 }
 
-/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T).
+/// dx = Conv2DBackpropInput(f, dy): per chunk, col2im(dy_chunk f^T), which writes all of dx.
 template <class T>
 void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* dx) {
   const std::size_t k = g.k(), p = g.positions();
@@ -226,17 +264,17 @@ void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* d
     gemm<T>(false, true, g.n * p, k, g.o, T(1), dy, g.o, f, g.o, T(0), dx, k);
     return;
   }
-  std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
   const std::size_t chunk = conv_chunk(g);
   T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
   for (std::size_t b = 0; b < g.n; b += chunk) {
     const std::size_t images = std::min(chunk, g.n - b);
     gemm<T>(false, true, images * p, k, g.o, T(1), dy + b * p * g.o, g.o, f, g.o, T(0), col, k);
-    col2im_add(g, col, images, dx + b * g.h * g.w * g.c);
+    col2im(g, col, images, dx + b * g.h * g.w * g.c);
   }
 }
 
-/// df = Conv2DBackpropFilter(x, dy): the sum over chunks of im2col(x_chunk)^T dy_chunk.
+/// df = Conv2DBackpropFilter(x, dy) = im2col(x)^T dy, with the forward pass's columns of
+/// this x when it left them (conv_columns_cache), else summed over chunks of images.
 template <class T>
 void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* df) {
   const std::size_t k = g.k(), p = g.positions();
@@ -248,6 +286,11 @@ void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* 
     gemm<T>(true, false, k, g.o, g.n * p, T(1), x, k, dy, g.o, T(0), df, g.o);
     return;
   }
+  if (conv_columns_cache<T>::fits(g))
+    if (const T* col = conv_columns_cache<T>::local().find(g, x)) {
+      gemm<T>(true, false, k, g.o, g.n * p, T(1), col, k, dy, g.o, T(0), df, g.o);
+      return;
+    }
   const std::size_t chunk = conv_chunk(g);
   T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
   for (std::size_t b = 0; b < g.n; b += chunk) {
