@@ -232,6 +232,46 @@ TEST_CASE("shuffle: a permutation, reproducible from the seed, reshuffled each e
   CHECK(r == iota(0, 50));
 }
 
+// The row-indexed fast path (shuffle's buffer of row indices, batch gathering rows): the
+// same elements in the same order as the element path, which range() still takes.
+static_assert(td::row_indexed<decltype(td::from_tensor_slices(xt::xarray<i64>{1, 2}))>);
+static_assert(td::row_indexed<decltype(td::from_tensor_slices(xt::xarray<i64>{1, 2}).shuffle(2, 1))>);
+static_assert(!td::row_indexed<decltype(td::range(2).shuffle(2, 1))>);
+static_assert(!td::row_indexed<decltype(td::from_tensor_slices(xt::xarray<i64>{1, 2}).batch(2))>);
+
+TEST_CASE("shuffle and batch over from_tensor_slices: by row index, the element path's order") {
+  const xt::xarray<i64> ids = xt::arange<i64>(100);
+  const auto slices = td::from_tensor_slices(ids);
+  CHECK(scalars(slices.shuffle(10, 37)) == scalars(td::range(100).shuffle(10, 37)));
+  CHECK(scalars(slices.shuffle(1000, 5)) == scalars(td::range(100).shuffle(1000, 5)));  // buffer > input
+  CHECK(scalars(slices.shuffle(20, 7).repeat(3)) == scalars(td::range(100).shuffle(20, 7).repeat(3)));
+  CHECK(scalars(slices.shuffle(20, 7, false).repeat(2)) == scalars(td::range(100).shuffle(20, 7, false).repeat(2)));
+  // Batches of two components: each row's features travel with its label.
+  xt::xarray<float> x = xt::xarray<float>::from_shape({30, 2, 3});
+  for (std::size_t i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(i);
+  const auto pairs = td::from_tensor_slices(x, xt::xarray<i64>(xt::arange<i64>(30)));
+  for (bool drop : {false, true}) {
+    CAPTURE(drop);
+    const auto got = drain(pairs.shuffle(12, 3).batch(4, drop).repeat(2));
+    const auto want = drain(td::range(30).shuffle(12, 3).batch(4, drop).repeat(2));
+    REQUIRE(got.size() == want.size());
+    CHECK(got.size() == (drop ? 14u : 16u));
+    for (std::size_t b = 0; b < got.size(); ++b) {
+      const auto& [gx, gy] = got[b];
+      CHECK(gy == std::get<0>(want[b]));
+      REQUIRE(gx.shape() == std::vector<std::size_t>{gy.size(), 2, 3});
+      for (std::size_t k = 0; k < gy.size(); ++k)
+        CHECK(xt::xarray<float>(xt::view(gx, k)) == xt::xarray<float>(xt::view(x, static_cast<std::size_t>(gy(k)))));
+    }
+  }
+  // Unshuffled: batches in order, the last one smaller.
+  const auto plain = drain(pairs.batch(8));
+  REQUIRE(plain.size() == 4);
+  CHECK(std::get<1>(plain[3]) == xt::xarray<i64>{24, 25, 26, 27, 28, 29});
+  CHECK(std::get<0>(plain[3]) == xt::xarray<float>(xt::view(x, xt::range(24, 30))));
+  CHECK(drain(td::from_tensor_slices(xt::xarray<i64>::from_shape({0})).shuffle(4, 1).batch(2)).empty());
+}
+
 TEST_CASE("repeat, take, skip (repeat_test.py, take_test.py, skip_test.py)") {
   CHECK(scalars(td::range(3).repeat(2)) == std::vector<i64>{0, 1, 2, 0, 1, 2});
   CHECK(scalars(td::range(3).repeat(0)).empty());

@@ -91,6 +91,54 @@ TEST_CASE("shuffle resumes with its buffer and generator (shuffle_dataset_serial
   check_breaks(td::range(30).shuffle(100, 9).repeat(2).batch(4));  // a buffer larger than the input
 }
 
+TEST_CASE("a shuffle over from_tensor_slices saves its buffer as row indices") {
+  const auto ds = td::from_tensor_slices(features(10), xt::xarray<i64>(xt::arange<i64>(10))).shuffle(4, 1).batch(2);
+  check_breaks(ds.repeat(2));
+  auto it = ds.make_iterator();
+  std::tuple<xt::xarray<float>, xt::xarray<i64>> out;
+  REQUIRE(it.next(out));
+  const auto expected = drain_iterator(it, out);
+  REQUIRE(expected.size() == 4);
+  it = ds.make_iterator();
+  REQUIRE(it.next(out));
+  td::iterator_state good;
+  it.save(good);
+  REQUIRE(good.count("iterator/batch/shuffle/buffer_rows") == 1);
+  const auto& rows = good.at("iterator/batch/shuffle/buffer_rows").as<i64>();
+  REQUIRE(rows.size() == 4);  // a full buffer: two rows out, two in
+  for (auto r : rows) CHECK((r >= 0 && r < 10));
+  CHECK(good.count("iterator/batch/shuffle/buffer/count") == 0);
+  auto expect_unchanged = [&](const td::iterator_state& bad, const char* needle) {
+    auto probe = ds.make_iterator();
+    REQUIRE(probe.next(out));
+    try {
+      probe.restore(bad);
+      FAIL("expected an error");
+    } catch (const typeflow::invalid_argument_error& e) {
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+    }
+    CHECK(drain_iterator(probe, out) == expected);
+  };
+  {
+    auto bad = good;
+    bad["iterator/batch/shuffle/buffer_rows"] = typeflow::tensor(xt::xarray<i64>{1, 10});
+    expect_unchanged(bad, "holds the row 10, outside [0, 10)");
+  }
+  {
+    auto bad = good;
+    bad["iterator/batch/shuffle/buffer_rows"] = typeflow::tensor(xt::xarray<i64>{1, 2, 3, 4, 5});
+    expect_unchanged(bad, "holds 5 rows, more than the buffer's 4");
+  }
+  {
+    auto bad = good;
+    bad["iterator/batch/shuffle/buffer_rows"] = typeflow::tensor(xt::xarray<float>{1, 2});
+    expect_unchanged(bad, "not int64 [n] (row indices)");
+  }
+  auto restored = ds.make_iterator();
+  restored.restore(good);
+  CHECK(drain_iterator(restored, out) == expected);
+}
+
 TEST_CASE("cache resumes while filling and while reading, into a dataset built again (cache_dataset_serialization_test.py)") {
   auto build = [] {
     return td::range(6).map([](const xt::xarray<i64>& x) { return xt::xarray<i64>(x * x); }).cache().repeat(3);

@@ -184,3 +184,34 @@ TEST_CASE("skip, take, prefetch and a fed batch size with drop_remainder") {
   CHECK_THROWS_AS(sess.run(it.initializer(), tf::feed(values, labels(20)), tf::feed(n, std::int64_t{0})),
                   tf::invalid_argument_error);
 }
+
+TEST_CASE("The initializer copies fed tensors and computed ones: a large fed tensor, a lazy sum") {
+  auto features = tf::placeholder<"gd_copy_features", float, tf::shape<tf::dyn, 3>>();
+  auto targets = tf::placeholder<"gd_copy_labels", std::int32_t, tf::shape<tf::dyn>>();
+  // A fed tensor of 9 MB (copied in one piece, on huge pages where the kernel gives them)
+  // and a node computed from it (an elementwise sum, copied from the run's value of it).
+  auto dataset = tf::data::from_tensor_slices(features, features + features, targets).batch<50000>();
+  auto it = tf::data::make_initializable_iterator<"gd_copy_iterator">(dataset);
+  auto [x, x2, y] = it.get_next();
+  tf::session sess(it.initializer(), x, x2, y);
+  constexpr std::size_t n = 750000;
+  sess.run(it.initializer(), tf::feed(features, rows(n)), tf::feed(targets, labels(n)));
+  std::size_t seen = 0, wrong = 0;
+  for (;;) {
+    try {
+      auto [xv, x2v, yv] = sess.run(tf::fetch(x, x2, y));
+      for (std::size_t i = 0; i < yv.size(); ++i, ++seen) {
+        const auto k = static_cast<std::size_t>(yv(i));
+        wrong += k != seen;
+        for (std::size_t j = 0; j < 3; ++j) {
+          const float want = static_cast<float>(10 * k + j);
+          wrong += xv(i, j) != want || x2v(i, j) != 2 * want;
+        }
+      }
+    } catch (const tf::out_of_range_error&) {
+      break;
+    }
+  }
+  CHECK(seen == n);
+  CHECK(wrong == 0);
+}

@@ -21,6 +21,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
 #include "typeflow/data/dataset.hpp"
+#include "typeflow/data/detail/host_copy.hpp"
 #include "typeflow/data/iterator.hpp"
 #include "typeflow/ops/constant.hpp"
 
@@ -55,7 +56,7 @@ std::int64_t integer_value(const V& v) {
 /// A node's value in a run, as a host array (a copy: the dataset outlives the run).
 template <class N, class Ctx>
 xt::xarray<value_type_of<N>> host_value(Ctx& ctx) {
-  return xt::xarray<value_type_of<N>>(ctx.template value<N>());
+  return host_copy<value_type_of<N>>(ctx.template value<N>());
 }
 
 template <class S>

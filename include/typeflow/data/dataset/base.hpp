@@ -57,6 +57,15 @@ concept dataset_iterator = requires(I& i, const I& ci, E& out, iterator_state& s
   ci.save(s, p);
 };
 
+/// A dataset whose iterators can give row indices into the tensors of a from_tensor_slices
+/// (next_row) instead of elements: from_tensor_slices itself and a shuffle() of it. A
+/// batch() over one gathers the rows straight into its output (no element in between).
+template <class D>
+concept row_indexed = requires(const D& d, typename D::iterator& it, std::size_t& row) {
+  { it.next_row(row) } -> std::same_as<bool>;
+  d.row_source().tensors();
+};
+
 template <class D> class batch_dataset;
 template <class D> class padded_batch_dataset;
 template <class D> class shuffle_dataset;

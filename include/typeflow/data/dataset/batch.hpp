@@ -14,6 +14,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/data/dataset/base.hpp"
 #include "typeflow/data/dataset/state.hpp"
+#include "typeflow/data/detail/rows.hpp"
 
 namespace typeflow::data {
 namespace detail {
@@ -56,6 +57,34 @@ class batch_dataset : public dataset_base<batch_dataset<D>> {
    public:
     iterator(batch_dataset ds, iteration pass) : ds_(std::move(ds)), pass_(pass), in_(ds_.input_.make_iterator(pass)) {}
     bool next(element_type& out) {
+      if constexpr (row_indexed<D>) {
+        return next_by_row(out);
+      } else {
+        return next_element(out);
+      }
+    }
+    void save_to(iterator_state& s, const std::string& p) const { in_.save_to(s, detail::join(p, "batch")); }
+    void load_from(const iterator_state& s, const std::string& p) { in_.load_from(s, detail::join(p, "batch")); }
+    const batch_dataset& dataset() const { return ds_; }
+    iteration pass() const { return pass_; }
+
+   private:
+    // Over from_tensor_slices (shuffled or not): each row copied once, from the sliced
+    // tensors into the batch. The rows of one tensor all have its shape: nothing to check.
+    bool next_by_row(element_type& out) {
+      const auto n = static_cast<std::size_t>(ds_.n_);
+      std::size_t r = 0;
+      if (!in_.next_row(r)) return false;
+      const auto& tensors = ds_.input_.row_source().tensors();
+      detail::shape_batch(tensors, n, out);
+      detail::gather_row(tensors, r, out, 0);
+      std::size_t k = 1;
+      for (; k < n && in_.next_row(r); ++k) detail::gather_row(tensors, r, out, k);
+      if (k < n && ds_.drop_) return false;
+      if (k < n) std::apply([&](auto&... a) { (detail::keep_rows(a, k), ...); }, out);
+      return true;
+    }
+    bool next_element(element_type& out) {
       const auto n = static_cast<std::size_t>(ds_.n_);
       std::size_t k = 0;
       for (; k < n && in_.next(elem_); ++k) {
@@ -67,12 +96,6 @@ class batch_dataset : public dataset_base<batch_dataset<D>> {
       if (k < n) std::apply([&](auto&... a) { (detail::keep_rows(a, k), ...); }, out);
       return true;
     }
-    void save_to(iterator_state& s, const std::string& p) const { in_.save_to(s, detail::join(p, "batch")); }
-    void load_from(const iterator_state& s, const std::string& p) { in_.load_from(s, detail::join(p, "batch")); }
-    const batch_dataset& dataset() const { return ds_; }
-    iteration pass() const { return pass_; }
-
-   private:
     template <std::size_t C, class T>
     void place(const xt::xarray<T>& e, xt::xarray<T>& b, std::size_t k, std::size_t n) {
       if (k == 0) {

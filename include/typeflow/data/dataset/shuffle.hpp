@@ -18,7 +18,9 @@
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/data/dataset/base.hpp"
+#include "typeflow/data/dataset/sources.hpp"
 #include "typeflow/data/dataset/state.hpp"
+#include "typeflow/data/detail/rows.hpp"
 
 namespace typeflow::data {
 namespace detail {
@@ -44,6 +46,8 @@ template <class D>
 class shuffle_dataset : public dataset_base<shuffle_dataset<D>> {
  public:
   using element_type = typename D::element_type;
+  /// The input is a from_tensor_slices: the buffer holds row indices (see row_indexed).
+  static constexpr bool by_row = detail::is_slices<D>::value;
 
   shuffle_dataset(D input, std::int64_t buffer_size, std::int64_t seed, bool reshuffle_each_iteration)
       : input_(std::move(input)), buffer_size_(buffer_size), seed_(static_cast<std::uint64_t>(seed)),
@@ -60,7 +64,68 @@ class shuffle_dataset : public dataset_base<shuffle_dataset<D>> {
     iterator(shuffle_dataset ds, iteration pass)
         : ds_(std::move(ds)), pass_(pass), in_(ds_.input_.make_iterator(pass)),
           rng_{detail::splitmix64{ds_.seed_ ^ (ds_.reshuffle_ ? pass.nested(1).epoch : 0x5DEECE66Dull)}()} {}
+    /// Over a from_tensor_slices: the buffer holds row indices, drawn by the same
+    /// algorithm (which never looks at the values), so the order is the one of elements.
+    bool next_row(std::size_t& row)
+      requires by_row
+    {
+      if (!filled_) {
+        rows_.reserve(std::min(static_cast<std::size_t>(ds_.buffer_size_), in_.rows_left()));
+        std::size_t r = 0;
+        while (rows_.size() < static_cast<std::size_t>(ds_.buffer_size_)) {
+          if (!in_.next_row(r)) { exhausted_ = true; break; }
+          rows_.push_back(r);
+        }
+        filled_ = true;
+      }
+      if (rows_.empty()) return false;
+      const std::size_t i = rng_.below(rows_.size());
+      row = rows_[i];
+      if (!exhausted_ && in_.next_row(rows_[i])) return true;
+      exhausted_ = true;
+      rows_[i] = rows_.back();
+      rows_.pop_back();
+      return true;
+    }
     bool next(element_type& out) {
+      if constexpr (by_row) {
+        std::size_t r = 0;
+        if (!next_row(r)) return false;
+        detail::copy_row(ds_.input_.tensors(), r, out);
+        return true;
+      } else {
+        return next_element(out);
+      }
+    }
+    void save_to(iterator_state& s, const std::string& p) const {
+      const std::string q = detail::join(p, "shuffle");
+      detail::put_uint64(s, q + "/rng", rng_.state);
+      detail::put_int64(s, q + "/filled", filled_ ? 1 : 0);
+      detail::put_int64(s, q + "/exhausted", exhausted_ ? 1 : 0);
+      if constexpr (by_row)
+        detail::put_rows(s, q + "/buffer_rows", rows_);
+      else
+        detail::put_elements<element_type>(s, q + "/buffer", buffer_, live_);
+      in_.save_to(s, q);
+    }
+    void load_from(const iterator_state& s, const std::string& p) {
+      const std::string q = detail::join(p, "shuffle");
+      rng_.state = detail::get_uint64(s, q + "/rng");
+      filled_ = detail::get_int64_in(s, q + "/filled", 0, 1) == 1;
+      exhausted_ = detail::get_int64_in(s, q + "/exhausted", 0, 1) == 1;
+      if constexpr (by_row) {
+        rows_ = detail::get_rows(s, q + "/buffer_rows", ds_.buffer_size_, ds_.input_.size());
+      } else {
+        buffer_ = detail::get_elements<element_type>(s, q + "/buffer", ds_.buffer_size_);
+        live_ = buffer_.size();
+      }
+      in_.load_from(s, q);
+    }
+    const shuffle_dataset& dataset() const { return ds_; }
+    iteration pass() const { return pass_; }
+
+   private:
+    bool next_element(element_type& out) {
       if (!filled_) {
         buffer_.resize(static_cast<std::size_t>(ds_.buffer_size_) < 1024 ? static_cast<std::size_t>(ds_.buffer_size_) : 1024);
         while (live_ < static_cast<std::size_t>(ds_.buffer_size_)) {
@@ -79,37 +144,22 @@ class shuffle_dataset : public dataset_base<shuffle_dataset<D>> {
       --live_;
       return true;
     }
-    void save_to(iterator_state& s, const std::string& p) const {
-      const std::string q = detail::join(p, "shuffle");
-      detail::put_uint64(s, q + "/rng", rng_.state);
-      detail::put_int64(s, q + "/filled", filled_ ? 1 : 0);
-      detail::put_int64(s, q + "/exhausted", exhausted_ ? 1 : 0);
-      detail::put_elements<element_type>(s, q + "/buffer", buffer_, live_);
-      in_.save_to(s, q);
-    }
-    void load_from(const iterator_state& s, const std::string& p) {
-      const std::string q = detail::join(p, "shuffle");
-      rng_.state = detail::get_uint64(s, q + "/rng");
-      filled_ = detail::get_int64_in(s, q + "/filled", 0, 1) == 1;
-      exhausted_ = detail::get_int64_in(s, q + "/exhausted", 0, 1) == 1;
-      buffer_ = detail::get_elements<element_type>(s, q + "/buffer", ds_.buffer_size_);
-      live_ = buffer_.size();
-      in_.load_from(s, q);
-    }
-    const shuffle_dataset& dataset() const { return ds_; }
-    iteration pass() const { return pass_; }
-
-   private:
     shuffle_dataset ds_;
     iteration pass_;
     typename D::iterator in_;
     detail::splitmix64 rng_;
     std::vector<element_type> buffer_;  // [0, live_) hold elements; the rest keep storage
     std::size_t live_ = 0;
+    std::vector<std::size_t> rows_;  // by_row: the buffer, as row indices
     bool filled_ = false, exhausted_ = false;
   };
 
   iterator make_iterator(iteration pass = {}) const { return iterator(*this, pass); }
+  const auto& row_source() const noexcept
+    requires by_row
+  {
+    return input_.row_source();
+  }
 
  private:
   D input_;

@@ -53,6 +53,15 @@ class slices_dataset : public dataset_base<slices_dataset<T...>> {
   class iterator : public iterator_base<iterator> {
    public:
     iterator(slices_dataset ds, iteration pass) : ds_(std::move(ds)), pass_(pass) {}
+    /// The next row's index instead of its values: the row-indexed fast path of
+    /// shuffle() and batch() (see row_indexed in base.hpp).
+    bool next_row(std::size_t& row) noexcept {
+      if (i_ >= ds_.size_) return false;
+      row = i_++;
+      return true;
+    }
+    /// How many rows are left in this pass.
+    std::size_t rows_left() const noexcept { return ds_.size_ - i_; }
     bool next(element_type& out) {
       if (i_ >= ds_.size_) return false;
       [&]<std::size_t... C>(std::index_sequence<C...>) {
@@ -86,10 +95,22 @@ class slices_dataset : public dataset_base<slices_dataset<T...>> {
 
   iterator make_iterator(iteration pass = {}) const { return iterator(*this, pass); }
 
+  /// The sliced tensors: row r of component C is std::get<C>(tensors()) sliced at r.
+  const element_type& tensors() const noexcept { return *data_; }
+  /// This dataset, as the source of the rows an iterator's next_row() gives.
+  const slices_dataset& row_source() const noexcept { return *this; }
+
  private:
   std::shared_ptr<const element_type> data_;
   std::size_t size_ = 0;
 };
+
+namespace detail {
+template <class D>
+struct is_slices : std::false_type {};
+template <class... T>
+struct is_slices<slices_dataset<T...>> : std::true_type {};
+}  // namespace detail
 
 /// Dataset.from_tensors((a, b, ...)): one element, (a, b, ...).
 template <element_type... T>
