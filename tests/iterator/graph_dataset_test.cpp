@@ -7,6 +7,8 @@
 #include <tuple>
 #include <vector>
 
+#include <xtensor/xstrided_view.hpp>
+
 #include <typeflow/data/graph_dataset.hpp>
 #include <typeflow/typeflow.hpp>
 
@@ -214,4 +216,29 @@ TEST_CASE("The initializer copies fed tensors and computed ones: a large fed ten
   }
   CHECK(seen == n);
   CHECK(wrong == 0);
+}
+
+TEST_CASE("A fed view that starts inside its array is copied from where it starts") {
+  auto values = tf::placeholder<"gd_view_values", float, tf::shape<tf::dyn, 3>>();
+  auto it = tf::data::make_initializable_iterator<"gd_view">(tf::data::from_tensor_slices(values).batch<2>());
+  auto v = it.get_next();
+  tf::session sess(it.initializer(), v);
+  const xt::xarray<float> all = rows(5);
+  auto tail = xt::strided_view(all, {xt::range(2, 5)});  // rows 2-4: contiguous, at offset 6
+  sess.run(it.initializer(), tf::feed(values, tail));
+  const auto first = sess.run(v);
+  CHECK(first(0, 0) == 20.0f);
+  CHECK(first(1, 2) == 32.0f);
+  CHECK(sess.run(v)(0, 1) == 41.0f);
+}
+
+TEST_CASE("host_copy copies a contiguous view from its first element, not its array's") {
+  const xt::xarray<float> all = rows(5);
+  auto tail = xt::strided_view(all, {xt::range(2, 5)});  // contiguous, row-major, data offset 6
+  const auto copy = tf::data::detail::host_copy<float>(tail);
+  REQUIRE(copy.shape()[0] == 3);
+  CHECK(copy(0, 0) == 20.0f);
+  CHECK(copy(2, 2) == 42.0f);
+  const auto whole = tf::data::detail::host_copy<float>(all);
+  CHECK(whole(4, 1) == 41.0f);
 }

@@ -33,7 +33,9 @@ inline void prefer_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::si
 template <class T, class E>
 xt::xarray<T> host_copy(const E& v) {
   if constexpr (requires { v.data(); v.is_contiguous(); v.layout(); }) {
-    if (v.is_contiguous() && v.layout() == xt::layout_type::row_major) {
+    bool at_start = true;  // a view's data() is its underlying container's first element
+    if constexpr (requires { v.data_offset(); }) at_start = v.data_offset() == 0;
+    if (at_start && v.is_contiguous() && v.layout() == xt::layout_type::row_major) {
       typename xt::xarray<T>::shape_type shape(v.shape().begin(), v.shape().end());
       auto a = xt::xarray<T>::from_shape(shape);  // not value-initialized: overwritten below
       prefer_huge_pages(a.data(), a.size() * sizeof(T));
