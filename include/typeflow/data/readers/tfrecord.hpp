@@ -42,6 +42,20 @@
 
 namespace typeflow::data {
 
+namespace detail {
+/// A record's frame: the header (uint64 length, masked CRC32C of it) and the footer (masked
+/// CRC32C of the data), as every TFRecord writer puts them around the record.
+struct tfrecord_frame {
+  unsigned char header[12];
+  unsigned char footer[4];
+  explicit tfrecord_frame(std::span<const std::byte> record) {
+    store_le(header, record.size(), 8);
+    store_le(header + 8, io::crc32c_mask(io::crc32c(header, 8)), 4);
+    store_le(footer, io::crc32c_mask(io::crc32c(record.data(), record.size())), 4);
+  }
+};
+}  // namespace detail
+
 class tfrecord_reader {
  public:
   /// Opens the file (NotFound, FailedPrecondition for a directory or a FIFO).
@@ -139,14 +153,10 @@ class tfrecord_writer {
     if (!out_) throw not_found_error("Unable to open TFRecord file " + path.string() + " for writing");
   }
   void write(std::span<const std::byte> record) {
-    unsigned char header[12];
-    detail::store_le(header, record.size(), 8);
-    detail::store_le(header + 8, io::crc32c_mask(io::crc32c(header, 8)), 4);
-    unsigned char footer[4];
-    detail::store_le(footer, io::crc32c_mask(io::crc32c(record.data(), record.size())), 4);
-    out_.write(reinterpret_cast<const char*>(header), 12);
+    const detail::tfrecord_frame frame(record);
+    out_.write(reinterpret_cast<const char*>(frame.header), 12);
     out_.write(reinterpret_cast<const char*>(record.data()), static_cast<std::streamsize>(record.size()));
-    out_.write(reinterpret_cast<const char*>(footer), 4);
+    out_.write(reinterpret_cast<const char*>(frame.footer), 4);
     if (!out_) throw data_loss_error("Unable to write TFRecord file " + path_.string());
   }
   void write(std::string_view record) { write(std::as_bytes(std::span(record.data(), record.size()))); }

@@ -72,18 +72,14 @@ class gzip_tfrecord_writer {
   }
 
   void write(std::span<const std::byte> record) {
-    unsigned char header[12];
-    detail::store_le(header, record.size(), 8);
-    detail::store_le(header + 8, io::crc32c_mask(io::crc32c(header, 8)), 4);
-    unsigned char footer[4];
-    detail::store_le(footer, io::crc32c_mask(io::crc32c(record.data(), record.size())), 4);
-    put(header, 12);
+    const detail::tfrecord_frame frame(record);
+    put(frame.header, 12);
     for (std::size_t at = 0; at < record.size();) {
       const std::size_t n = std::min<std::size_t>(record.size() - at, std::size_t{1} << 30);
       put(record.data() + at, n);
       at += n;
     }
-    put(footer, 4);
+    put(frame.footer, 4);
   }
   void write(std::string_view record) { write(std::as_bytes(std::span(record.data(), record.size()))); }
   void close() {
