@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -24,6 +25,7 @@
 #include <xtensor/xview.hpp>
 
 #include <typeflow/data/graph_dataset.hpp>
+#include <typeflow/debug/graph_export.hpp>
 #include <typeflow/debug/progress.hpp>
 #include <typeflow/saved_model.hpp>
 #include <typeflow/train/adam.hpp>
@@ -104,6 +106,24 @@ int main(int argc, char** argv) {
   }
   if (!(last < 0.5f * first)) {
     std::fprintf(stderr, "the loss did not fall by half: %f -> %f\n", double(first), double(last));
+    return 1;
+  }
+
+  // The serving graph's nodes keep their names in the session's graph, which the export
+  // describes: serve.cpp finds "dense/BiasAdd:0" there. The training graph's logits come
+  // after them, "dense/BiasAdd_1".
+  const std::string whole = tf::describe_graph(logits, init, train_op, loss).to_text();
+  const std::string serving = tf::describe_graph(logits).to_text();
+  for (std::size_t from = 0, to; from < serving.size(); from = to + 1) {
+    to = serving.find('\n', from);
+    if (whole.find(serving.substr(from, to - from + 1)) == std::string::npos) {
+      std::fprintf(stderr, "the serving graph's node %s is not in the session's graph under its name\n",
+                   serving.substr(from, to - from).c_str());
+      return 1;
+    }
+  }
+  if (whole.find("\ndense/BiasAdd_1 = BiasAdd(") == std::string::npos) {
+    std::fprintf(stderr, "the training graph's logits are not dense/BiasAdd_1\n");
     return 1;
   }
 
