@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include <xtensor/xarray.hpp>
+#include <xtensor/xfixed.hpp>
+
 #include <typeflow/data/graph_dataset.hpp>
 #include <typeflow/io/checkpoint/reader.hpp>
 #include <typeflow/io/checkpoint/writer.hpp>
@@ -310,4 +313,26 @@ TEST_CASE("A failed restore changes neither the variables nor the iterator's pos
   saver.restore(b, good);
   CHECK(b.run(total) == a.run(total));
   CHECK(next_labels(b) == expected[2]);
+}
+
+TEST_CASE("A one-shot iterator: saved once it has started, restored into one that has started") {
+  auto table = tf::constant<"ck_table">(xt::xtensor_fixed<std::int32_t, xt::xshape<5>>{5, 6, 7, 8, 9});
+  auto once = tf::data::make_one_shot_iterator<"ck_once">(tf::data::from_tensor_slices(table).batch<2>());
+  auto sum = tf::reduce_sum(once.get_next());
+  tf::train::saver saver(tf::data::make_saveable_from_iterator(once));
+  temp_dir dir;
+  tf::session a(sum);
+  CHECK_THROWS_WITH_AS(saver.save(a, dir / "early.ckpt"), doctest::Contains("iterator ck_once"),
+                       tf::failed_precondition_error);
+  CHECK(a.run(sum) == 11);  // 5 + 6
+  const auto path = saver.save(a, dir / "once.ckpt");
+
+  tf::session b(sum);
+  CHECK_THROWS_WITH_AS(saver.restore(b, path), doctest::Contains("iterator ck_once"), tf::failed_precondition_error);
+  CHECK(b.run(sum) == 11);  // b's own first batch: the failed restore changed nothing
+  CHECK(b.run(sum) == 15);
+  saver.restore(b, path);  // back to after the first batch
+  CHECK(b.run(sum) == 15);
+  CHECK(b.run(sum) == 9);
+  CHECK_THROWS_AS(b.run(sum), tf::out_of_range_error);
 }
