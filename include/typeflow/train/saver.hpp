@@ -4,7 +4,7 @@
 //   train::saver some(w, b);                       // these variables, under their names
 //   train::saver renamed(train::saved_as<"a">(d)); // d, under the checkpoint key "a"
 //   train::saver opts({.max_to_keep = 3}, w, b);   // with options
-//   train::saver with_data(data::make_saveable_from_iterator(it), w, b);   // and it's position
+//   train::saver with_data(data::make_saveable_from_iterator(it), w, b);   // and its position
 //   train::saver everything(train::all_variables_and(data::make_saveable_from_iterator(it)));
 //
 //   auto path = saver.save(sess, "/tmp/run/model.ckpt", step);  // "/tmp/run/model.ckpt-<step>"
