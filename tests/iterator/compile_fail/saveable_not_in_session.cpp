@@ -1,6 +1,7 @@
 // A saver over an iterator that the session does not hold: compile error naming the iterator.
-#include <typeflow/data/graph_dataset.hpp>
+// (the saver first: the diagnostic's include chain is then one line)
 #include <typeflow/train/saver.hpp>
+#include <typeflow/data/graph_dataset.hpp>
 #include <typeflow/typeflow.hpp>
 
 namespace tf = typeflow;
