@@ -119,11 +119,12 @@ std::string message_of(F&& f) {
   return "(no error)";
 }
 
-#define CHECK_THAT_CONTAINS(text, part)       \
-  do {                                         \
-    const std::string text_ = (text);          \
-    CAPTURE(text_);                            \
-    CHECK(text_.find(part) != std::string::npos); \
+// CHECK that `text` contains `part` (doctest::Contains needs a string that outlives it).
+#define CHECK_THAT_CONTAINS(text, part)             \
+  do {                                              \
+    const std::string text_ = (text);               \
+    CAPTURE(text_);                                 \
+    CHECK(text_.find(part) != std::string::npos);   \
   } while (false)
 
 // The key of the state's entry whose name ends with `suffix`.
