@@ -139,15 +139,22 @@ std::string state_key(const std::string& path, const std::string& suffix) {
 
 TEST_CASE("A run restored mid-epoch in another session gives the batches of an uninterrupted run") {
   const auto expected = uninterrupted(24);  // batches of 3 over 7 rows, across epochs
-  for (const bool map_file : {true, false}) {
+  struct variant {
+    bool map_file;
+    tf::io::archive_format format;
+  };
+  for (const auto [map_file, format] : {variant{true, tf::io::archive_format::portable_binary},
+                                        variant{false, tf::io::archive_format::portable_binary},
+                                        variant{true, tf::io::archive_format::json}}) {
     CAPTURE(map_file);
+    CAPTURE(format == tf::io::archive_format::json);
     temp_dir dir;
     auto a = make_session();
     a.initialize_all();
     initialize(a);
     const auto first = take(a, 6);  // mid-epoch of the third pass
     CHECK(std::equal(first.begin(), first.end(), expected.begin()));
-    tf::train::saver saver({.map_file = map_file}, saveable, total);
+    tf::train::saver saver({.format = format, .map_file = map_file}, saveable, total);
     const auto path = saver.save(a, dir / "model.ckpt", 6);
     const float total_at_save = a.run(total);
 
