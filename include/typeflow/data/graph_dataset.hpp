@@ -14,6 +14,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 #include <xtensor/xarray.hpp>
@@ -21,6 +22,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
 #include "typeflow/data/dataset.hpp"
+#include "typeflow/data/detail/graph_map.hpp"
 #include "typeflow/data/detail/host_copy.hpp"
 #include "typeflow/data/iterator.hpp"
 #include "typeflow/ops/constant.hpp"
@@ -37,6 +39,23 @@ template <fixed_string Parameter, class ElementType, class Shape>
 struct dataset_parameter_must_be_an_integer_scalar {
   static constexpr bool value = false;
 };
+/// padded_batch's padded shapes, one per component (TensorFlow's padded_shapes): a static
+/// dim pads to that size, `dyn` to the batch's longest.
+template <class... S>
+struct pad_to {};
+
+/// In a diagnostic: padded_batch's padded shape for component K does not fit the
+/// component's shape (another rank, or a static dim larger than the padded one).
+template <std::size_t K, class ComponentShape, class PaddedShape>
+struct padded_shape_must_fit_the_component {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: padded_batch got Given padded shapes for Components components.
+template <std::size_t Given, std::size_t Components>
+struct padded_batch_needs_one_padded_shape_per_component {
+  static constexpr bool value = false;
+};
+
 /// In a diagnostic: from_tensor_slices of a component of rank 0 (nothing to slice).
 template <class ComponentShape>
 struct from_tensor_slices_needs_components_of_rank_1_or_more {
@@ -88,6 +107,48 @@ constexpr std::ptrdiff_t batch_dim() {
     return dyn;
   }
 }
+
+/// A padded batch's component: P's static dims, C's where P has `dyn`.
+template <class C, class P>
+struct padded_dims;
+template <std::ptrdiff_t... D, std::ptrdiff_t... P>
+struct padded_dims<shape<D...>, shape<P...>> {
+  using type = shape<(P == dyn ? D : P)...>;
+};
+template <class Spec, std::ptrdiff_t B, class Pad>
+struct padded_spec;
+template <class... C, std::ptrdiff_t B, class... P>
+struct padded_spec<element_spec<C...>, B, pad_to<P...>> {
+  using type = element_spec<component<
+      typename C::value_type,
+      typename prepend_dim<typename padded_dims<typename C::shape_type, P>::type, B>::type>...>;
+};
+/// Whether padded shape P fits component shape C: one rank, each static dim of C at most P's.
+template <class C, class P>
+constexpr bool pad_fits() {
+  if constexpr (C::rank != P::rank) {
+    return false;
+  } else {
+    for (std::size_t i = 0; i < C::rank; ++i)
+      if (P::dims[i] != dyn && C::dims[i] != dyn && C::dims[i] > P::dims[i]) return false;
+    return true;
+  }
+}
+/// pad_to<shape<dyn...>...>: every dim to the batch's longest.
+template <class Spec>
+struct pad_longest;
+template <class... C>
+struct pad_longest<element_spec<C...>> {
+  template <std::ptrdiff_t>
+  static constexpr std::ptrdiff_t any = dyn;
+  template <class S>
+  struct all_dyn;
+  template <std::ptrdiff_t... D>
+  struct all_dyn<shape<D...>> {
+    using type = shape<any<D>...>;
+  };
+  using type = pad_to<typename all_dyn<typename C::shape_type>::type...>;
+};
 
 template <class N>
 constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
@@ -155,6 +216,17 @@ struct shuffle {
     return h.shuffle(buffer_size, Seed, Reshuffle);
   }
 };
+template <bool Drop, class Pad>
+struct padded_batch;
+template <bool Drop, class... P>
+struct padded_batch<Drop, pad_to<P...>> {
+  template <class Spec, class N>
+  using spec = typename detail::padded_spec<Spec, detail::batch_dim<Drop, N>(), pad_to<P...>>::type;
+  template <class Host>
+  static auto apply(const Host& h, std::int64_t n) {
+    return h.padded_batch(n, padded_shapes{std::vector<std::int64_t>(P::dims.begin(), P::dims.end())...}, Drop);
+  }
+};
 #define TYPEFLOW_DATA_COUNT_STAGE(name)              \
   struct name {                                      \
     template <class Spec, class N>                   \
@@ -220,6 +292,31 @@ class graph_dataset_base {
   auto batch(drop_remainder_t d) const {
     return batch(constant<N>(), d);
   }
+  /// padded_batch(n): batches elements whose dyn dims differ, each padded with zeros to the
+  /// batch's longest; padded_batch(n, pad_to<S...>{}) pads component K to S_K (`dyn`: the
+  /// longest). drop_remainder as batch's.
+  template <node N, class... P>
+  auto padded_batch(const N& batch_size, pad_to<P...> = {}) const {
+    return padded<false, P...>(batch_size);
+  }
+  template <node N, class... P>
+  auto padded_batch(const N& batch_size, pad_to<P...>, drop_remainder_t) const {
+    return padded<true, P...>(batch_size);
+  }
+  template <node N>
+  auto padded_batch(const N& batch_size, drop_remainder_t) const {
+    return padded<true>(batch_size);
+  }
+  template <std::int64_t N, class... P>
+  auto padded_batch(pad_to<P...> p = {}) const {
+    return padded_batch(constant<N>(), p);
+  }
+  /// map(fn): fn(components...) called once with placeholders, returning nodes: the new
+  /// element's components (data/detail/graph_map.hpp).
+  template <class Fn>
+  auto map(Fn&& fn) const {
+    return detail::make_mapped(static_cast<const D&>(*this), fn);
+  }
   /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
   template <std::int64_t Seed, bool Reshuffle = true, node N>
   auto shuffle(const N& buffer_size) const {
@@ -260,6 +357,33 @@ class graph_dataset_base {
   }
 
  private:
+  template <bool Drop, class... P, class N>
+  auto padded(const N& n) const {
+    using spec = typename D::spec;
+    if constexpr (sizeof...(P) == 0) {
+      return stage<ops_tag::padded_batch<Drop, typename detail::pad_longest<spec>::type>>(n);
+    } else if constexpr (sizeof...(P) != spec::size) {
+      static_assert(padded_batch_needs_one_padded_shape_per_component<sizeof...(P), spec::size>::value,
+                    "padded_batch(n, pad_to<shapes...>{}): give one padded shape per component");
+      return static_cast<const D&>(*this);  // inert
+    } else {
+      return [&]<class... C>(element_spec<C...>) {
+        using shapes = mp::mp_list<typename C::shape_type...>;
+        constexpr std::size_t k =
+            mp::mp_find<mp::mp_list<std::bool_constant<detail::pad_fits<typename C::shape_type, P>()>...>,
+                        std::false_type>::value;
+        if constexpr (k < sizeof...(P)) {
+          static_assert(padded_shape_must_fit_the_component<k, mp::mp_at_c<shapes, k>,
+                                                            mp::mp_at_c<mp::mp_list<P...>, k>>::value,
+                        "padded_batch: a padded shape must have its component's rank and be at least its "
+                        "static dims");
+          return static_cast<const D&>(*this);  // inert
+        } else {
+          return stage<ops_tag::padded_batch<Drop, pad_to<P...>>>(n);
+        }
+      }(spec{});
+    }
+  }
   template <class Op, class N>
   auto stage(const N& n) const {
     if constexpr (!detail::integer_scalar<N>) {
