@@ -93,7 +93,7 @@ auto as_result_tuple(const R& r) {
 }
 
 template <class N>
-using is_graph_node = std::bool_constant<node<N>>;
+using is_not_a_node = std::bool_constant<!node<N>>;
 template <class N>
 using is_outer_read = std::bool_constant<placeholder_node_type<N> || variable_node_type<N>>;
 template <class N>
@@ -247,7 +247,7 @@ auto make_mapped(const Inner& inner, Fn& fn) {
     using args = mp::mp_list<map_arg<K, C>...>;
     const auto built = as_result_tuple(fn(map_arg<K, C>{}...));  // the body, built once
     return [&]<class... O>(const std::tuple<O...>&) {
-      if constexpr (constexpr std::size_t bad = first_where<mp::mp_not_fn<is_graph_node>::template fn, mp::mp_list<O...>>;
+      if constexpr (constexpr std::size_t bad = first_where<is_not_a_node, mp::mp_list<O...>>;
                     bad < sizeof...(O)) {
         static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<mp::mp_list<O...>, bad>>::value,
                       "ds.map(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
