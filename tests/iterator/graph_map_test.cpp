@@ -200,3 +200,42 @@ TEST_CASE("padded_batch: TensorFlow's testPaddedBatchDataset, to the longest and
   sess2.run(short_pad.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{1, 3}));
   CHECK_THROWS_AS(sess2.run(sb), tf::data_loss_error);
 }
+
+// padded_batch_test.py testPaddedBatchDatasetNonDefaultPadding: padding_values (-1 for the
+// sequences, fed to the initializer here), padded_shapes ([-1], []).
+TEST_CASE("padded_batch with padding values: TensorFlow's testPaddedBatchDatasetNonDefaultPadding") {
+  auto seq_lens = tf::placeholder<"gm_np_lens", std::int32_t, tf::shape<tf::dyn>>();
+  auto pad = tf::placeholder<"gm_np_pad", std::int32_t, tf::scalar>();
+  auto dataset =
+      tf::data::from_tensor_slices(seq_lens)
+          .map([](auto x) { return std::tuple{tf::sequence_mask<tf::dyn, std::int32_t>(x) * x, x}; })
+          .padded_batch(tf::constant<std::int64_t(4)>(), tf::data::pad_to<tf::shape<tf::dyn>, tf::scalar>{},
+                        tf::data::padding_values(pad, tf::constant<std::int32_t(0)>()));
+  auto it = tf::data::make_initializable_iterator<"gm_np">(dataset);
+  auto [seqs, lens_out] = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(seqs)>, tf::shape<tf::dyn, tf::dyn>>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(lens_out)>, tf::shape<tf::dyn>>);
+
+  std::mt19937 rng(99);
+  xt::xarray<std::int32_t> lens = xt::zeros<std::int32_t>({std::size_t{32}});
+  for (auto& l : lens) l = static_cast<std::int32_t>(rng() % 20);
+  tf::session sess(it.initializer(), seqs, lens_out);
+  sess.run(it.initializer(), tf::feed(seq_lens, lens), tf::feed(pad, std::int32_t{-1}));
+  const auto got = drain(sess, tf::fetch(seqs, lens_out));
+  REQUIRE(got.size() == 8);
+  for (std::size_t i = 0; i < 8; ++i) {
+    const auto& [sv, lv] = got[i];
+    std::int32_t max_len = 0;
+    for (std::size_t j = 0; j < 4; ++j) max_len = std::max(max_len, lens(4 * i + j));
+    REQUIRE(sv.shape()[1] == static_cast<std::size_t>(max_len));
+    for (std::size_t j = 0; j < 4; ++j) {
+      const std::int32_t len = lens(4 * i + j);
+      CHECK(lv(j) == len);
+      for (std::int32_t k = 0; k < max_len; ++k) CHECK(sv(j, static_cast<std::size_t>(k)) == (k < len ? len : -1));
+    }
+  }
+
+  // The padding value is a node: another value fed to the next initializer run pads with it.
+  sess.run(it.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{2, 1}), tf::feed(pad, std::int32_t{9}));
+  CHECK(std::get<0>(sess.run(tf::fetch(seqs, lens_out))) == xt::xarray<std::int32_t>{{2, 2}, {1, 9}});
+}

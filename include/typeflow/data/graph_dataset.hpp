@@ -24,7 +24,7 @@
 #include "typeflow/data/dataset.hpp"
 #include "typeflow/data/detail/graph_map.hpp"
 #include "typeflow/data/detail/host_copy.hpp"
-#include "typeflow/data/detail/padded_spec.hpp"
+#include "typeflow/data/detail/padded_batch.hpp"
 #include "typeflow/data/iterator.hpp"
 #include "typeflow/ops/constant.hpp"
 
@@ -74,16 +74,6 @@ template <class... C, std::ptrdiff_t B>
 struct batched_spec<element_spec<C...>, B> {
   using type = element_spec<component<typename C::value_type, typename prepend_dim<typename C::shape_type, B>::type>...>;
 };
-
-/// A batch's first dim: static when the last batch is dropped and the size is a literal.
-template <bool Drop, class N>
-constexpr std::ptrdiff_t batch_dim() {
-  if constexpr (Drop && literal_node_type<N>) {
-    return static_cast<std::ptrdiff_t>(N::value);
-  } else {
-    return dyn;
-  }
-}
 
 template <class N>
 constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
@@ -232,15 +222,25 @@ class graph_dataset_base {
   /// longest). drop_remainder as batch's.
   template <node N, class... P>
   auto padded_batch(const N& batch_size, pad_to<P...> = {}) const {
-    return padded<false, P...>(batch_size);
+    return padded<false, P...>(batch_size, padding_values_t<>{});
   }
   template <node N, class... P>
   auto padded_batch(const N& batch_size, pad_to<P...>, drop_remainder_t) const {
-    return padded<true, P...>(batch_size);
+    return padded<true, P...>(batch_size, padding_values_t<>{});
+  }
+  /// padded_batch(n, pad_to<S...>{}, padding_values(v...)): component K padded with v_K, a
+  /// scalar node of its element type (pad_to<>: every dim to the longest).
+  template <node N, class... P, class... V>
+  auto padded_batch(const N& batch_size, pad_to<P...>, const padding_values_t<V...>& values) const {
+    return padded<false, P...>(batch_size, values);
+  }
+  template <node N, class... P, class... V>
+  auto padded_batch(const N& batch_size, pad_to<P...>, const padding_values_t<V...>& values, drop_remainder_t) const {
+    return padded<true, P...>(batch_size, values);
   }
   template <node N>
   auto padded_batch(const N& batch_size, drop_remainder_t) const {
-    return padded<true>(batch_size);
+    return padded<true>(batch_size, padding_values_t<>{});
   }
   template <std::int64_t N, class... P>
   auto padded_batch(pad_to<P...> p = {}) const {
@@ -292,11 +292,19 @@ class graph_dataset_base {
   }
 
  private:
-  template <bool Drop, class... P, class N>
-  auto padded(const N& n) const {
+  template <bool Drop, class Pad, class N, class... V>
+  auto padded_with(const N& n, const padding_values_t<V...>& values) const {
+    if constexpr (sizeof...(V) == 0 || !detail::integer_scalar<N>) {
+      return stage<ops_tag::padded_batch<Drop, Pad>>(n);  // a batch size of another type: stage's error
+    } else {
+      return detail::padded_with_values<Drop, Pad>(static_cast<const D&>(*this), n, values);
+    }
+  }
+  template <bool Drop, class... P, class N, class... V>
+  auto padded(const N& n, const padding_values_t<V...>& values) const {
     using spec = typename D::spec;
     if constexpr (sizeof...(P) == 0) {
-      return stage<ops_tag::padded_batch<Drop, typename detail::pad_longest<spec>::type>>(n);
+      return padded_with<Drop, typename detail::pad_longest<spec>::type>(n, values);
     } else if constexpr (sizeof...(P) != spec::size) {
       static_assert(padded_batch_needs_one_padded_shape_per_component<sizeof...(P), spec::size>::value,
                     "padded_batch(n, pad_to<shapes...>{}): give one padded shape per component");
@@ -314,7 +322,7 @@ class graph_dataset_base {
                         "static dims");
           return static_cast<const D&>(*this);  // inert
         } else {
-          return stage<ops_tag::padded_batch<Drop, pad_to<P...>>>(n);
+          return padded_with<Drop, pad_to<P...>>(n, values);
         }
       }(spec{});
     }
