@@ -34,12 +34,6 @@ namespace typeflow::data {
 struct drop_remainder_t {};
 inline constexpr drop_remainder_t drop_remainder{};
 
-/// In a diagnostic: a dataset parameter (batch size, buffer size, count) that is not an
-/// integer scalar node.
-template <fixed_string Parameter, class ElementType, class Shape>
-struct dataset_parameter_must_be_an_integer_scalar {
-  static constexpr bool value = false;
-};
 /// In a diagnostic: from_tensor_slices of a component of rank 0 (nothing to slice).
 template <class ComponentShape>
 struct from_tensor_slices_needs_components_of_rank_1_or_more {
@@ -75,9 +69,6 @@ struct batched_spec<element_spec<C...>, B> {
   using type = element_spec<component<typename C::value_type, typename prepend_dim<typename C::shape_type, B>::type>...>;
 };
 
-template <class N>
-constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
-                                shape_of<N>::rank == 0;
 
 }  // namespace detail
 
@@ -139,17 +130,6 @@ struct shuffle {
   template <class Host>
   static auto apply(const Host& h, std::int64_t buffer_size) {
     return h.shuffle(buffer_size, Seed, Reshuffle);
-  }
-};
-template <bool Drop, class Pad>
-struct padded_batch;
-template <bool Drop, class... P>
-struct padded_batch<Drop, pad_to<P...>> {
-  template <class Spec, class N>
-  using spec = typename detail::padded_spec<Spec, detail::batch_dim<Drop, N>(), pad_to<P...>>::type;
-  template <class Host>
-  static auto apply(const Host& h, std::int64_t n) {
-    return h.padded_batch(n, padded_shapes{std::vector<std::int64_t>(P::dims.begin(), P::dims.end())...}, Drop);
   }
 };
 #define TYPEFLOW_DATA_COUNT_STAGE(name)              \
@@ -221,36 +201,37 @@ class graph_dataset_base {
   /// batch's longest; padded_batch(n, pad_to<S...>{}) pads component K to S_K (`dyn`: the
   /// longest). drop_remainder as batch's.
   template <node N, class... P>
-  auto padded_batch(const N& batch_size, pad_to<P...> = {}) const {
-    return padded<false, P...>(batch_size, padding_values_t<>{});
+  auto padded_batch(const N& batch_size, pad_to<P...> p = {}) const {
+    return detail::make_padded<false>(static_cast<const D&>(*this), batch_size, p, padding_values_t<>{});
   }
   template <node N, class... P>
-  auto padded_batch(const N& batch_size, pad_to<P...>, drop_remainder_t) const {
-    return padded<true, P...>(batch_size, padding_values_t<>{});
+  auto padded_batch(const N& batch_size, pad_to<P...> p, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, p, padding_values_t<>{});
+  }
+  template <node N>
+  auto padded_batch(const N& batch_size, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, pad_to<>{}, padding_values_t<>{});
   }
   /// padded_batch(n, pad_to<S...>{}, padding_values(v...)): component K padded with v_K, a
   /// scalar node of its element type (pad_to<>: every dim to the longest).
   template <node N, class... P, class... V>
-  auto padded_batch(const N& batch_size, pad_to<P...>, const padding_values_t<V...>& values) const {
-    return padded<false, P...>(batch_size, values);
+  auto padded_batch(const N& batch_size, pad_to<P...> p, const padding_values_t<V...>& values) const {
+    return detail::make_padded<false>(static_cast<const D&>(*this), batch_size, p, values);
   }
   template <node N, class... P, class... V>
-  auto padded_batch(const N& batch_size, pad_to<P...>, const padding_values_t<V...>& values, drop_remainder_t) const {
-    return padded<true, P...>(batch_size, values);
-  }
-  template <node N>
-  auto padded_batch(const N& batch_size, drop_remainder_t) const {
-    return padded<true>(batch_size, padding_values_t<>{});
+  auto padded_batch(const N& batch_size, pad_to<P...> p, const padding_values_t<V...>& values, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, p, values);
   }
   template <std::int64_t N, class... P>
   auto padded_batch(pad_to<P...> p = {}) const {
-    return padded_batch(constant<N>(), p);
+    return detail::make_padded<false>(static_cast<const D&>(*this), constant<N>(), p, padding_values_t<>{});
   }
   /// map(fn): fn(components...) called once with placeholders, returning nodes: the new
   /// element's components (data/detail/graph_map.hpp).
   template <class Fn>
   auto map(Fn&& fn) const {
-    return detail::make_mapped(static_cast<const D&>(*this), fn);
+    using spec = typename D::spec;
+    return detail::make_mapped(static_cast<const D&>(*this), fn, spec{}, std::make_index_sequence<spec::size>{});
   }
   /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
   template <std::int64_t Seed, bool Reshuffle = true, node N>
@@ -292,41 +273,6 @@ class graph_dataset_base {
   }
 
  private:
-  template <bool Drop, class Pad, class N, class... V>
-  auto padded_with(const N& n, const padding_values_t<V...>& values) const {
-    if constexpr (sizeof...(V) == 0 || !detail::integer_scalar<N>) {
-      return stage<ops_tag::padded_batch<Drop, Pad>>(n);  // a batch size of another type: stage's error
-    } else {
-      return detail::padded_with_values<Drop, Pad>(static_cast<const D&>(*this), n, values);
-    }
-  }
-  template <bool Drop, class... P, class N, class... V>
-  auto padded(const N& n, const padding_values_t<V...>& values) const {
-    using spec = typename D::spec;
-    if constexpr (sizeof...(P) == 0) {
-      return padded_with<Drop, typename detail::pad_longest<spec>::type>(n, values);
-    } else if constexpr (sizeof...(P) != spec::size) {
-      static_assert(padded_batch_needs_one_padded_shape_per_component<sizeof...(P), spec::size>::value,
-                    "padded_batch(n, pad_to<shapes...>{}): give one padded shape per component");
-      return static_cast<const D&>(*this);  // inert
-    } else {
-      return [&]<class... C>(element_spec<C...>) {
-        using shapes = mp::mp_list<typename C::shape_type...>;
-        constexpr std::size_t k =
-            mp::mp_find<mp::mp_list<std::bool_constant<detail::pad_fits<typename C::shape_type, P>()>...>,
-                        std::false_type>::value;
-        if constexpr (k < sizeof...(P)) {
-          static_assert(padded_shape_must_fit_the_component<k, mp::mp_at_c<shapes, k>,
-                                                            mp::mp_at_c<mp::mp_list<P...>, k>>::value,
-                        "padded_batch: a padded shape must have its component's rank and be at least its "
-                        "static dims");
-          return static_cast<const D&>(*this);  // inert
-        } else {
-          return padded_with<Drop, pad_to<P...>>(n, values);
-        }
-      }(spec{});
-    }
-  }
   template <class Op, class N>
   auto stage(const N& n) const {
     if constexpr (!detail::integer_scalar<N>) {

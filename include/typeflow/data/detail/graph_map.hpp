@@ -98,43 +98,30 @@ template <class N>
 using is_outer_read = std::bool_constant<placeholder_node_type<N> || variable_node_type<N>>;
 template <class N>
 using is_side_effect = std::bool_constant<changes_state<N>()>;
-template <class N>
-using carries_values = std::bool_constant<!mp::mp_empty<carried_of<N>>::value>;
 
 /// Index of the first element of L for which P holds (its size if none).
 template <template <class> class P, class L>
 constexpr std::size_t first_where = mp::mp_find_if<L, P>::value;
 
-/// The checks of a map body whose arguments are Args and outputs Outs; true if it is valid.
+/// Whether list L starts with a variable.
+template <class L>
+constexpr bool front_is_variable() {
+  if constexpr (mp::mp_empty<L>::value) {
+    return false;
+  } else {
+    return variable_node_type<mp::mp_front<L>>;
+  }
+}
+
+/// What a map body with arguments Args and outputs O... reads from outside, its side
+/// effects, the named constants it carries.
 template <class Args, class... O>
-constexpr bool check_map_body() {
+struct map_body_reach {
   using nodes = graph::graph_order<O...>;
   using reads = mp::mp_copy_if_q<graph::detail::select<is_outer_read, nodes>, graph::not_in<Args>>;
   using effects = graph::detail::select<is_side_effect, nodes>;
   using carried = carried_union_t<O...>;
-  if constexpr (!mp::mp_empty<reads>::value) {
-    using R = mp::mp_front<reads>;
-    if constexpr (variable_node_type<R>) {
-      static_assert(a_map_function_cannot_read_a_variable<R::name>::value,
-                    "ds.map(fn): fn may read only its arguments and constants, not a variable");
-    } else {
-      static_assert(a_map_function_cannot_read_an_outer_placeholder<R::name>::value,
-                    "ds.map(fn): fn may read only its arguments and constants, not another placeholder");
-    }
-    return false;
-  } else if constexpr (!mp::mp_empty<effects>::value) {
-    static_assert(a_map_function_must_be_free_of_side_effects<label_of<mp::mp_front<effects>>()>::value,
-                  "ds.map(fn): fn must be free of side effects (assign, print, optimizer updates)");
-    return false;
-  } else if constexpr (!mp::mp_empty<carried>::value) {
-    static_assert(a_map_function_cannot_read_a_named_constant<mp::mp_front<carried>::name>::value,
-                  "ds.map(fn): fn may read only constants given in their type (constant<2.0>()), not a named "
-                  "constant with values");
-    return false;
-  } else {
-    return true;
-  }
-}
+};
 
 /// Copies a fetched value into a component's array (storage kept when the shape is the same).
 template <class T, class V>
@@ -240,25 +227,49 @@ class mapped_dataset<Inner, Args, mp::mp_list<O...>> : public graph_dataset_base
 
 namespace detail {
 
-/// ds.map(fn) for graph dataset Inner (see the top of this file).
-template <class Inner, class Fn>
-auto make_mapped(const Inner& inner, Fn& fn) {
-  return [&]<class... C, std::size_t... K>(element_spec<C...>, std::index_sequence<K...>) {
-    using args = mp::mp_list<map_arg<K, C>...>;
-    const auto built = as_result_tuple(fn(map_arg<K, C>{}...));  // the body, built once
-    return [&]<class... O>(const std::tuple<O...>&) {
-      if constexpr (constexpr std::size_t bad = first_where<is_not_a_node, mp::mp_list<O...>>;
-                    bad < sizeof...(O)) {
-        static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<mp::mp_list<O...>, bad>>::value,
-                      "ds.map(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
-        return inner;  // inert: the error above is the one to read
-      } else if constexpr (!check_map_body<args, O...>()) {
-        return inner;  // inert, as above
-      } else {
-        return mapped_dataset<Inner, args, mp::mp_list<O...>>(inner);
-      }
-    }(built);
-  }(typename Inner::spec{}, std::make_index_sequence<Inner::spec::size>{});
+/// The checks of a map body (its arguments Args, the results O... of the function), then
+/// the dataset. The static_asserts are here, one call below ds.map, so that a diagnostic's
+/// notes stay few.
+template <class Args, class Inner, class... O>
+auto mapped_from(const Inner& inner, const std::tuple<O...>&) {
+  constexpr std::size_t bad = first_where<is_not_a_node, mp::mp_list<O...>>;
+  if constexpr (bad < sizeof...(O)) {
+    static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<mp::mp_list<O...>, bad>>::value,
+                  "ds.map(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
+    return inner;  // inert: the error above is the one to read
+  } else {
+    using reach = map_body_reach<Args, O...>;
+    using reads = typename reach::reads;
+    using effects = typename reach::effects;
+    using carried = typename reach::carried;
+    if constexpr (front_is_variable<reads>()) {
+      static_assert(a_map_function_cannot_read_a_variable<mp::mp_front<reads>::name>::value,
+                    "ds.map(fn): fn may read only its arguments and constants, not a variable");
+      return inner;  // inert, as above
+    } else if constexpr (!mp::mp_empty<reads>::value) {
+      static_assert(a_map_function_cannot_read_an_outer_placeholder<mp::mp_front<reads>::name>::value,
+                    "ds.map(fn): fn may read only its arguments and constants, not another placeholder");
+      return inner;
+    } else if constexpr (!mp::mp_empty<effects>::value) {
+      static_assert(a_map_function_must_be_free_of_side_effects<label_of<mp::mp_front<effects>>()>::value,
+                    "ds.map(fn): fn must be free of side effects (assign, print, optimizer updates)");
+      return inner;
+    } else if constexpr (!mp::mp_empty<carried>::value) {
+      static_assert(a_map_function_cannot_read_a_named_constant<mp::mp_front<carried>::name>::value,
+                    "ds.map(fn): fn may read only constants given in their type (constant<2.0>()), not a named "
+                    "constant with values");
+      return inner;
+    } else {
+      return mapped_dataset<Inner, Args, mp::mp_list<O...>>(inner);
+    }
+  }
+}
+
+/// ds.map(fn) for graph dataset Inner (see the top of this file): fn called once with the
+/// arguments' placeholders.
+template <class Inner, class Fn, class... C, std::size_t... K>
+auto make_mapped(const Inner& inner, Fn& fn, element_spec<C...>, std::index_sequence<K...>) {
+  return mapped_from<mp::mp_list<map_arg<K, C>...>>(inner, as_result_tuple(fn(map_arg<K, C>{}...)));
 }
 
 }  // namespace detail

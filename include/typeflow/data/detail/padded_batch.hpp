@@ -36,6 +36,12 @@ struct padded_batch_needs_one_padded_shape_per_component {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: a dataset parameter (batch size, buffer size, count) that is not an
+/// integer scalar node.
+template <fixed_string Parameter, class ElementType, class Shape>
+struct dataset_parameter_must_be_an_integer_scalar {
+  static constexpr bool value = false;
+};
 /// padded_batch's padding values (TensorFlow's padding_values): one scalar node per
 /// component, of its element type; `padding_values(constant<std::int32_t(-1)>(), ...)`.
 template <class... V>
@@ -60,8 +66,14 @@ struct padding_value_must_be_a_scalar_of_the_components_type {
 
 template <class D>
 class graph_dataset_base;
+template <class Inner, class Op, class... P>
+class transformed_dataset;
 
 namespace detail {
+
+template <class N>
+constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
+                                shape_of<N>::rank == 0;
 
 /// A batch's first dim: static when the last batch is dropped and the size is a literal.
 template <bool Drop, class N>
@@ -122,6 +134,24 @@ struct pad_longest<element_spec<C...>> {
   using type = pad_to<typename all_dyn<typename C::shape_type>::type...>;
 };
 
+}  // namespace detail
+
+namespace ops_tag {
+template <bool Drop, class Pad>
+struct padded_batch;
+template <bool Drop, class... P>
+struct padded_batch<Drop, pad_to<P...>> {
+  template <class Spec, class N>
+  using spec = typename detail::padded_spec<Spec, detail::batch_dim<Drop, N>(), pad_to<P...>>::type;
+  template <class Host>
+  static auto apply(const Host& h, std::int64_t n) {
+    return h.padded_batch(n, padded_shapes{std::vector<std::int64_t>(P::dims.begin(), P::dims.end())...}, Drop);
+  }
+};
+}  // namespace ops_tag
+
+namespace detail {
+
 /// A scalar node's value in a run, as T.
 template <class T, class V>
 T scalar_of(const V& v) {
@@ -168,31 +198,71 @@ class padded_values_dataset : public graph_dataset_base<padded_values_dataset<In
   std::tuple<N, V...> params_;
 };
 
-/// The checks of padded_batch's padding values, then the dataset.
-template <bool Drop, class Pad, class D, class N, class... V>
-auto padded_with_values(const D& ds, const N& n, const padding_values_t<V...>& values) {
+/// The index of the first padded shape of Ps that does not fit its component shape in Cs.
+template <class Cs, class Ps>
+constexpr std::size_t first_misfit() {
+  if constexpr (mp::mp_size<Cs>::value != mp::mp_size<Ps>::value) {
+    return 0;
+  } else {
+    return []<class... C, class... P>(mp::mp_list<C...>, mp::mp_list<P...>) {
+      return mp::mp_find<mp::mp_list<std::bool_constant<pad_fits<C, P>()>...>, std::false_type>::value;
+    }(Cs{}, Ps{});
+  }
+}
+/// The index of the first padding value of Vs that is not a scalar of its type in Ts.
+template <class Ts, class Vs>
+constexpr std::size_t first_bad_value() {
+  if constexpr (mp::mp_size<Ts>::value != mp::mp_size<Vs>::value) {
+    return 0;
+  } else {
+    return []<class... T, class... V>(mp::mp_list<T...>, mp::mp_list<V...>) {
+      return mp::mp_find<mp::mp_list<std::bool_constant<shape_of<V>::rank == 0 && std::is_same_v<value_type_of<V>, T>>...>,
+                         std::false_type>::value;
+    }(Ts{}, Vs{});
+  }
+}
+template <class C>
+using shape_of_component = typename C::shape_type;
+template <class C>
+using type_of_component = typename C::value_type;
+
+/// ds.padded_batch(n, pad_to<P...>, padding_values(v...)): the checks (each static_assert
+/// one call below the user's, so that a diagnostic's notes stay few), then the dataset.
+template <bool Drop, class D, class N, class... P, class... V>
+auto make_padded(const D& ds, const N& n, pad_to<P...>, const padding_values_t<V...>& values) {
   using spec = typename D::spec;
-  if constexpr (sizeof...(V) != spec::size) {
+  using shapes = mp::mp_transform<shape_of_component, mp::mp_rename<spec, mp::mp_list>>;
+  using types = mp::mp_transform<type_of_component, mp::mp_rename<spec, mp::mp_list>>;
+  using pad = mp::mp_if_c<sizeof...(P) == 0, typename pad_longest<spec>::type, pad_to<P...>>;
+  constexpr std::size_t misfit = first_misfit<shapes, mp::mp_list<P...>>();
+  constexpr std::size_t bad_value = first_bad_value<types, mp::mp_list<V...>>();
+  if constexpr (sizeof...(P) != 0 && sizeof...(P) != spec::size) {
+    static_assert(padded_batch_needs_one_padded_shape_per_component<sizeof...(P), spec::size>::value,
+                  "padded_batch(n, pad_to<shapes...>{}): give one padded shape per component");
+    return ds;  // inert: the error above is the one to read
+  } else if constexpr (misfit < sizeof...(P)) {
+    static_assert(padded_shape_must_fit_the_component<misfit, mp::mp_at_c<shapes, misfit>,
+                                                      mp::mp_at_c<mp::mp_list<P...>, misfit>>::value,
+                  "padded_batch: a padded shape must have its component's rank and be at least its static dims");
+    return ds;  // inert
+  } else if constexpr (sizeof...(V) != 0 && sizeof...(V) != spec::size) {
     static_assert(padded_batch_needs_one_padding_value_per_component<sizeof...(V), spec::size>::value,
                   "padded_batch(n, shapes, padding_values(v...)): give one padding value per component");
-    return ds;  // inert: the error above is the one to read
+    return ds;  // inert
+  } else if constexpr (bad_value < sizeof...(V)) {
+    using bad = mp::mp_at_c<mp::mp_list<V...>, bad_value>;
+    static_assert(padding_value_must_be_a_scalar_of_the_components_type<bad_value, mp::mp_at_c<types, bad_value>,
+                                                                        value_type_of<bad>, shape_of<bad>>::value,
+                  "padded_batch: each padding value must be a scalar node of its component's element type");
+    return ds;  // inert
+  } else if constexpr (!integer_scalar<N>) {
+    static_assert(dataset_parameter_must_be_an_integer_scalar<label_of<N>(), value_type_of<N>, shape_of<N>>::value,
+                  "a dataset's batch size, buffer size or count must be an integer scalar node");
+    return ds;  // inert
+  } else if constexpr (sizeof...(V) == 0) {
+    return transformed_dataset<D, ops_tag::padded_batch<Drop, pad>, N>(ds, n);
   } else {
-    return [&]<class... C>(element_spec<C...>) {
-      constexpr std::size_t k =
-          mp::mp_find<mp::mp_list<std::bool_constant<shape_of<V>::rank == 0 &&
-                                                     std::is_same_v<value_type_of<V>, typename C::value_type>>...>,
-                      std::false_type>::value;
-      if constexpr (k < sizeof...(V)) {
-        using Vk = mp::mp_at_c<mp::mp_list<V...>, k>;
-        static_assert(padding_value_must_be_a_scalar_of_the_components_type<
-                          k, typename mp::mp_at_c<mp::mp_list<C...>, k>::value_type, value_type_of<Vk>,
-                          shape_of<Vk>>::value,
-                      "padded_batch: each padding value must be a scalar node of its component's element type");
-        return ds;  // inert
-      } else {
-        return padded_values_dataset<D, Drop, Pad, N, V...>(ds, n, values.nodes);
-      }
-    }(spec{});
+    return padded_values_dataset<D, Drop, pad, N, V...>(ds, n, values.nodes);
   }
 }
 
