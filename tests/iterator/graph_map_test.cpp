@@ -191,13 +191,13 @@ TEST_CASE("padded_batch: TensorFlow's testPaddedBatchDataset, to the longest and
   CHECK(got_dropped[0] == xt::xarray<std::int32_t>{{1, 0, 0}, {2, 2, 0}, {3, 3, 3}, {0, 0, 0}});
   CHECK(got_dropped[1] == xt::xarray<std::int32_t>{{5, 5, 5, 5, 5}, {1, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {2, 2, 0, 0, 0}});
 
-  // padded_batch_test.py testPaddedBatchShortPadding: a padded size below an element's
-  // length is TensorFlow's DataLossError.
+  // padded_batch_test.py testPaddedBatchShortPadding: fill([x], x) of 6, 5, 5, 5, 5 padded
+  // to 5 is TensorFlow's DataLossError.
   auto short_pad = tf::data::make_initializable_iterator<"gm_short">(
-      filled.padded_batch(tf::constant<std::int64_t(4)>(), tf::data::pad_to<tf::shape<2>>{}));
+      filled.padded_batch(tf::constant<std::int64_t(4)>(), tf::data::pad_to<tf::shape<5>>{}));
   auto sb = short_pad.get_next();
   tf::session sess2(short_pad.initializer(), sb);
-  sess2.run(short_pad.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{1, 3}));
+  sess2.run(short_pad.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{6, 5, 5, 5, 5}));
   CHECK_THROWS_AS(sess2.run(sb), tf::data_loss_error);
 }
 
