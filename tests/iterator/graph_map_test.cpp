@@ -136,6 +136,13 @@ TEST_CASE("map then shuffle and batch: the order of the host dataset with the sa
   }
   CHECK_FALSE(hit.next(e));
   CHECK(n == 10);
+
+  // The same through prefetch: the map runs in the prefetch thread, the order is kept.
+  auto ahead = tf::data::make_initializable_iterator<"gm_prefetched">(dataset.prefetch<2>());
+  auto [ad, ap] = ahead.get_next();
+  tf::session sess2(ahead.initializer(), ad, ap);
+  sess2.run(ahead.initializer(), tf::feed(values, vv));
+  CHECK(drain(sess2, tf::fetch(ad, ap)) == got);
 }
 
 // padded_batch_test.py testPaddedBatchDataset: element i is fill([seq_len_i], seq_len_i)
@@ -206,10 +213,11 @@ TEST_CASE("padded_batch: TensorFlow's testPaddedBatchDataset, to the longest and
 TEST_CASE("padded_batch with padding values: TensorFlow's testPaddedBatchDatasetNonDefaultPadding") {
   auto seq_lens = tf::placeholder<"gm_np_lens", std::int32_t, tf::shape<tf::dyn>>();
   auto pad = tf::placeholder<"gm_np_pad", std::int32_t, tf::scalar>();
+  auto batch_size = tf::placeholder<"gm_np_batch", std::int64_t, tf::scalar>();
   auto dataset =
       tf::data::from_tensor_slices(seq_lens)
           .map([](auto x) { return std::tuple{tf::sequence_mask<tf::dyn, std::int32_t>(x) * x, x}; })
-          .padded_batch(tf::constant<std::int64_t(4)>(), tf::data::pad_to<tf::shape<tf::dyn>, tf::scalar>{},
+          .padded_batch(batch_size, tf::data::pad_to<tf::shape<tf::dyn>, tf::scalar>{},
                         tf::data::padding_values(pad, tf::constant<std::int32_t(0)>()));
   auto it = tf::data::make_initializable_iterator<"gm_np">(dataset);
   auto [seqs, lens_out] = it.get_next();
@@ -220,7 +228,8 @@ TEST_CASE("padded_batch with padding values: TensorFlow's testPaddedBatchDataset
   xt::xarray<std::int32_t> lens = xt::zeros<std::int32_t>({std::size_t{32}});
   for (auto& l : lens) l = static_cast<std::int32_t>(rng() % 20);
   tf::session sess(it.initializer(), seqs, lens_out);
-  sess.run(it.initializer(), tf::feed(seq_lens, lens), tf::feed(pad, std::int32_t{-1}));
+  sess.run(it.initializer(), tf::feed(seq_lens, lens), tf::feed(pad, std::int32_t{-1}),
+           tf::feed(batch_size, std::int64_t{4}));
   const auto got = drain(sess, tf::fetch(seqs, lens_out));
   REQUIRE(got.size() == 8);
   for (std::size_t i = 0; i < 8; ++i) {
@@ -236,6 +245,7 @@ TEST_CASE("padded_batch with padding values: TensorFlow's testPaddedBatchDataset
   }
 
   // The padding value is a node: another value fed to the next initializer run pads with it.
-  sess.run(it.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{2, 1}), tf::feed(pad, std::int32_t{9}));
+  sess.run(it.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{2, 1}), tf::feed(pad, std::int32_t{9}),
+           tf::feed(batch_size, std::int64_t{4}));
   CHECK(std::get<0>(sess.run(tf::fetch(seqs, lens_out))) == xt::xarray<std::int32_t>{{2, 2}, {1, 9}});
 }
