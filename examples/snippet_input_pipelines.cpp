@@ -1,12 +1,15 @@
 // docs/input-pipelines.md: datasets of graph nodes, iterators, the end of an epoch.
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <string>
 #include <tuple>
 
 #include <xtensor/xarray.hpp>
 #include <xtensor/xfixed.hpp>
 
 #include <typeflow/data/graph_dataset.hpp>
+#include <typeflow/train/saver.hpp>
 #include <typeflow/typeflow.hpp>
 
 #include "expect.hpp"
@@ -66,6 +69,27 @@ int main() {
   tf::session s2(batches.initializer(), bx, by);
   s2.run(batches.initializer(), tf::feed(features, features_value), tf::feed(labels, labels_value));
   for (int i = 0; i < 5; ++i) EXPECT(s2.run(by).size() == 4);  // repeated: never ends
+
+  const auto dir = std::filesystem::temp_directory_path() / "typeflow-snippet-input-pipelines";
+  std::filesystem::create_directories(dir);
+  // [snippet saveable]
+  auto saveable = tf::data::make_saveable_from_iterator(batches);
+  auto label_sum = tf::variable<"label_sum", std::int32_t, tf::scalar>(tf::init::zeros());
+  auto step = tf::assign_add(label_sum, tf::reduce_sum(by));
+  tf::train::saver saver(saveable, label_sum);  // or tf::train::all_variables_and(saveable)
+
+  tf::session run1(batches.initializer(), step);
+  run1.initialize_all();
+  run1.run(batches.initializer(), tf::feed(features, features_value), tf::feed(labels, labels_value));
+  for (int i = 0; i < 3; ++i) run1.run(step);
+  const auto path = saver.save(run1, dir / "model.ckpt", 3);
+
+  tf::session run2(batches.initializer(), step);  // a new process, say
+  run2.run(batches.initializer(), tf::feed(features, features_value), tf::feed(labels, labels_value));
+  saver.restore(run2, path);  // label_sum and the iterator's position
+  for (int i = 0; i < 5; ++i) EXPECT(run2.run(step) == run1.run(step));  // the same batches
+  // [/snippet saveable]
+  std::filesystem::remove_all(dir);
 
   // [snippet from_structure]
   auto train_x = tf::placeholder<"train_x", float, tf::shape<tf::dyn, 3>>();

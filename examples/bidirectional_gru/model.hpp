@@ -9,6 +9,8 @@
 //   (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(GRUCell(10), GRUCell(10), x,
 //                                                 sequence_length=seq_len, dtype=tf.float32)
 //   logits = tf.layers.dense(tf.reduce_mean(tf.concat([fw, bw], 2), 1), 5)  # dense/BiasAdd:0
+// The trainer builds the same model a second time on a dataset iterator's batches
+// (train.cpp); the variables are shared by name.
 #pragma once
 
 #include <cmath>
@@ -40,12 +42,21 @@ inline constexpr std::size_t num_classes = 5;
 inline constexpr std::size_t num_units = 10;
 
 // [snippet model]
+// The model as a function of its input nodes, built once on the iterator's batches for
+// training and once on the placeholders "x" and "seq_len" for serving. Its variables
+// ("bidirectional_rnn/fw/gru_cell/gates/kernel", ..., "dense/kernel", "dense/bias") are
+// types: both graphs read the same variables, as TensorFlow's variable_scope reuse.
+template <tf::node X, tf::node L>
+auto model(const X& x, const L& lengths) {
+  auto rnn = tf::rnn::bidirectional_dynamic_rnn(tf::rnn::gru_cell<num_units>{}, tf::rnn::gru_cell<num_units>{}, x,
+                                                tf::rnn::sequence_length(lengths));
+  auto outputs = tf::concat<2>(rnn.first.first, rnn.first.second);  // [batch, time, 20]
+  return tf::layers::dense<num_classes>(tf::reduce_mean<1>(outputs));  // "dense/BiasAdd"
+}
+
 inline const auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, tf::dyn, num_features>>();
 inline const auto seq_len = tf::placeholder<"seq_len", std::int32_t, tf::shape<tf::dyn>>();
-inline const auto rnn = tf::rnn::bidirectional_dynamic_rnn(tf::rnn::gru_cell<num_units>{}, tf::rnn::gru_cell<num_units>{},
-                                                           x, tf::rnn::sequence_length(seq_len));
-inline const auto outputs = tf::concat<2>(rnn.first.first, rnn.first.second);  // [batch, time, 20]
-inline const auto logits = tf::layers::dense<num_classes>(tf::reduce_mean<1>(outputs));  // "dense/BiasAdd"
+inline const auto logits = model(x, seq_len);
 // [/snippet model]
 
 inline const auto serving = sm::signature<"serving_default">(sm::inputs<"x", "seq_len">(x, seq_len),

@@ -69,8 +69,9 @@ concept hidden_state_node = variable_node_type<N> && requires { N::is_hidden_sta
 /// A resource: named state of another kind than a tensor (a dataset iterator) that each
 /// session whose graph reaches it holds, a default-constructed `resource_type`. Only
 /// effect nodes that name it among their targets touch it (`ctx.template resource<R>()`);
-/// it has no value of its own and is never on a run's path. Savers, initializers and
-/// optimizers, which work on variables, do not see it.
+/// it has no value of its own and is never on a run's path. Initializers and optimizers,
+/// which work on variables, do not see it; a saver sees it when given it as a saveable
+/// (train/saveable.hpp).
 template <class N>
 concept resource_node_type = node<N> && requires {
   N::is_resource;

@@ -15,6 +15,14 @@
 // TensorFlow's OutOfRangeError; the iterator's nodes run before anything that reads the
 // element, so no update that depends on it is applied. get_next before any initializer run
 // is FailedPrecondition, as in TensorFlow.
+//
+// make_saveable_from_iterator(it) (TensorFlow's tf.data.experimental.make_saveable_from_iterator)
+// gives a saver entry for the iterator's position: train::saver writes it beside the
+// variables under the keys "<iterator name>_STATE/..." and restores it with them, all or
+// nothing. TensorFlow saves the whole dataset graph with the position; typeflow saves the
+// position only and restores it into the dataset the iterator's last initializer run made.
+// So a restore into a never-initialized iterator is FailedPrecondition naming it: run the
+// initializer first, with the feeds that make the same dataset, then restore.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +41,8 @@
 #include "typeflow/data/detail/iterator_resource.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
 #include "typeflow/ops/state.hpp"
+#include "typeflow/train/saveable.hpp"
+#include "typeflow/train/saver_entries.hpp"
 
 namespace typeflow::data {
 
@@ -268,6 +278,51 @@ class one_shot_iterator {
   }
   D dataset_;
 };
+
+/// In a diagnostic: make_saveable_from_iterator(x) of this x (a node's name, or "(not a
+/// node)"), which is not an iterator.
+template <fixed_string What>
+struct make_saveable_from_iterator_needs_an_iterator {
+  static constexpr bool value = false;
+};
+
+namespace detail {
+template <class T>
+struct is_iterator_node : std::false_type {};
+template <fixed_string Name, class Spec>
+struct is_iterator_node<iterator_node<Name, Spec>> : std::true_type {};
+template <class T>
+constexpr bool has_iterator_node() {
+  if constexpr (requires { typename T::node_type; }) {
+    return is_iterator_node<typename T::node_type>::value;
+  } else {
+    return false;
+  }
+}
+template <class T>
+constexpr auto diagnostic_label() {
+  if constexpr (node<T>) {
+    return label_of<T>();
+  } else {
+    return fixed_string("(not a node)");
+  }
+}
+}  // namespace detail
+
+/// tf.data.experimental.make_saveable_from_iterator(iterator): the iterator's position as
+/// an argument of train::saver, beside variables (`train::saver(saveable, w, b)`) or with
+/// every variable (`train::saver(train::all_variables_and(saveable))`).
+template <class I>
+constexpr auto make_saveable_from_iterator(const I&) {
+  if constexpr (!detail::has_iterator_node<I>()) {
+    static_assert(make_saveable_from_iterator_needs_an_iterator<detail::diagnostic_label<I>()>::value,
+                  "data::make_saveable_from_iterator(x): x must be an iterator (make_initializable_iterator, "
+                  "iterator_from_structure or make_one_shot_iterator)");
+    return train::var_map();  // inert, an empty entry list: the error above is the one to read
+  } else {
+    return train::saveable_t<typename I::node_type>{};
+  }
+}
 
 /// `make_one_shot_iterator<"iterator">(dataset)`: the dataset's inputs must be constants.
 template <fixed_string Name, graph_dataset D>

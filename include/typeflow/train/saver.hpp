@@ -4,6 +4,8 @@
 //   train::saver some(w, b);                       // these variables, under their names
 //   train::saver renamed(train::saved_as<"a">(d)); // d, under the checkpoint key "a"
 //   train::saver opts({.max_to_keep = 3}, w, b);   // with options
+//   train::saver with_data(data::make_saveable_from_iterator(it), w, b);   // and its position
+//   train::saver everything(train::all_variables_and(data::make_saveable_from_iterator(it)));
 //
 //   auto path = saver.save(sess, "/tmp/run/model.ckpt", step);  // "/tmp/run/model.ckpt-<step>"
 //   saver.restore(sess, *train::latest_checkpoint("/tmp/run"));
@@ -26,6 +28,10 @@
 // process truncating the file during the restore raises SIGBUS, and one writing into it is
 // noticed by the file's times: the restore then fails with DataLoss and its variables are
 // left uninitialized (docs/reference/checkpoints.md, "Restoring over initialized variables").
+//
+// A saveable (train/saveable.hpp; a dataset iterator's position) is written into the same
+// archive under the keys "<its name>_STATE/...", and restored in the same transaction: its
+// state is read, verified and checked with the variables, and committed only with them.
 //
 // The saver is split by concern: train/saver_entries.hpp decides at compile time which
 // variables go under which keys and makes the run-time table of them; the work on that table
@@ -138,11 +144,12 @@ inline std::string save_variables(std::span<const io::saved_variable> vars, cons
 
 }  // namespace detail
 
-/// The expected manifest of a saver over Entries used with Session.
+/// The expected manifest of a saver over Entries used with Session: its variables (the
+/// tensors of a saveable depend on its state, not on types).
 template <class Entries, class Session>
 std::vector<variable_info> expected_manifest() {
   std::vector<variable_info> out;
-  mp::mp_for_each<mp::mp_transform<mp::mp_identity, saver_entries_t<Entries, Session>>>([&](auto id) {
+  mp::mp_for_each<mp::mp_transform<mp::mp_identity, saver_variable_entries_t<Entries, Session>>>([&](auto id) {
     using E = typename decltype(id)::type;
     out.push_back(detail::variable_meta<typename E::variable>::info(E::key.view()));
   });
@@ -220,7 +227,15 @@ class saver {
     if constexpr (!detail::check_held<Session, entries>::value) {
       return {};
     } else {
-      const auto vars = detail::saved_variables<entries>(sess);
+      auto vars = detail::saved_variables<saver_variable_entries_t<Entries, Session>>(sess);
+      using saveables = saver_saveables_t<Entries, Session>;
+      detail::saveable_states states;
+      states.states.reserve(mp::mp_size<saveables>::value);
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, saveables>>([&](auto id) {
+        using R = typename decltype(id)::type::resource;
+        sess.template resource<R>().save_state(states.states.emplace_back(), state_prefix<R>(), R::name.view());
+        detail::append_state(states.states.back(), states.shapes, vars);
+      });
       return detail::save_variables(vars, options_, retention_, prefix, global_step);
     }
   }
@@ -241,8 +256,16 @@ class saver {
   void restore(Session& sess, const std::filesystem::path& path) const {
     using entries = saver_entries_t<Entries, Session>;
     if constexpr (detail::check_held<Session, entries>::value) {
-      const auto vars = detail::restored_variables<entries>(sess);
-      io::restore_variables(vars, path, {.reshape = options_.reshape, .map_file = options_.map_file});
+      const auto vars = detail::restored_variables<saver_variable_entries_t<Entries, Session>>(sess);
+      using saveables = saver_saveables_t<Entries, Session>;
+      std::vector<std::string> prefixes;
+      prefixes.reserve(mp::mp_size<saveables>::value);  // the table's views point into it
+      std::vector<io::restored_saveable> states;
+      mp::mp_for_each<mp::mp_transform<mp::mp_identity, saveables>>([&](auto id) {
+        using R = typename decltype(id)::type::resource;
+        states.push_back(detail::restored_saveable_of<R>(sess.template resource<R>(), prefixes.emplace_back(state_prefix<R>())));
+      });
+      io::restore_variables(vars, path, {.reshape = options_.reshape, .map_file = options_.map_file}, states);
     }
   }
 

@@ -3,7 +3,9 @@
 // make a list of (key, variable) entries, checked at compile time (unique keys, variables the
 // session holds); from it, per session type, come the run-time tables that the checkpoint
 // transaction (io/checkpoint/transaction.hpp) works on: each entry's key, name, dtype,
-// shape, and where its value and initialized flag live in the session.
+// shape, and where its value and initialized flag live in the session. Saveables
+// (train/saveable.hpp: a dataset iterator's position) are entries too, written and restored
+// beside the variables.
 #pragma once
 
 #include <array>
@@ -23,6 +25,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/io/checkpoint/bindings.hpp"
 #include "typeflow/io/checkpoint/format.hpp"
+#include "typeflow/train/saveable.hpp"
 
 namespace typeflow::train {
 
@@ -68,6 +71,13 @@ struct saver_variable_is_not_in_the_session {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: the saver saves the state of this resource (an iterator), which the
+/// session does not hold.
+template <fixed_string Resource>
+struct saver_resource_is_not_in_the_session {
+  static constexpr bool value = false;
+};
+
 /// In a diagnostic: this argument of train::saver(...) is neither a variable, saved_as nor var_map.
 template <class T>
 struct saver_argument_is_not_a_variable {
@@ -98,9 +108,21 @@ template <class... E>
 struct entries_of_arg<saver_var_map<E...>> {
   using type = mp::mp_list<E...>;
 };
+template <class R>
+struct entries_of_arg<saveable_t<R>> {
+  using type = mp::mp_list<saveable_t<R>>;
+};
 
 template <class... A>
-using entries_t = mp::mp_append<mp::mp_list<>, typename entries_of_arg<A>::type...>;
+struct entries_of_args {
+  using type = mp::mp_append<mp::mp_list<>, typename entries_of_arg<A>::type...>;
+};
+template <class... S>
+struct entries_of_args<all_variables_and_t<S...>> {
+  using type = all_variables_and_t<S...>;
+};
+template <class... A>
+using entries_t = typename entries_of_args<A...>::type;
 
 template <class L>
 inline constexpr std::size_t first_duplicate_key = 0;
@@ -122,7 +144,7 @@ struct check_unique_keys<L, I> {
 
 template <class Entries>
 constexpr bool keys_are_unique() {
-  if constexpr (std::is_same_v<Entries, all_variables>) {
+  if constexpr (std::is_same_v<Entries, all_variables> || mp::mp_similar<Entries, all_variables_and_t<>>::value) {
     return true;  // names are unique per graph
   } else {
     return check_unique_keys<Entries>::value;
@@ -143,13 +165,34 @@ template <class Session>
 struct resolve_entries<all_variables, Session> {
   using type = mp::mp_transform<own_name_entry, mp::mp_remove_if<typename Session::variables, is_hidden_state>>;
 };
+template <class... S, class Session>
+struct resolve_entries<all_variables_and_t<S...>, Session> {
+  using type = mp::mp_push_back<typename resolve_entries<all_variables, Session>::type, S...>;
+};
 
 template <class Session, class L>
 struct check_held;
 template <class Session, class... E>
 struct check_held<Session, mp::mp_list<E...>> {
-  template <class V>
+  template <class Entry>
   static constexpr bool one() {
+    if constexpr (is_saveable_entry<Entry>::value) {
+      using R = typename Entry::resource;
+      if constexpr (!contains_v<typename Session::resources, R>) {
+        static_assert(saver_resource_is_not_in_the_session<R::name>::value,
+                      "saver.save/restore(sess, ...): the saver has an iterator that the session does not "
+                      "hold; pass a node that reaches it (its initializer or get_next) to the session's "
+                      "constructor");
+        return false;
+      } else {
+        return true;
+      }
+    } else {
+      return one_variable<typename Entry::variable>();
+    }
+  }
+  template <class V>
+  static constexpr bool one_variable() {
     if constexpr (!Session::template holds<V>) {
       static_assert(saver_variable_is_not_in_the_session<V::name>::value,
                     "saver.save/restore(sess, ...): the saver has a variable that the session does not "
@@ -159,7 +202,7 @@ struct check_held<Session, mp::mp_list<E...>> {
       return true;
     }
   }
-  static constexpr bool value = (one<typename E::variable>() && ...);
+  static constexpr bool value = (one<E>() && ...);
 };
 
 template <class V>
@@ -247,8 +290,14 @@ constexpr auto var_map(A...) {
   return mp::mp_rename<detail::entries_t<A...>, saver_var_map>{};
 }
 
-/// The entries (key, variable) that a saver over Entries saves for Session.
+/// The entries (key, variable) that a saver over Entries saves for Session, saveables included.
 template <class Entries, class Session>
 using saver_entries_t = typename detail::resolve_entries<Entries, Session>::type;
+/// Its variables' entries (key, variable) only.
+template <class Entries, class Session>
+using saver_variable_entries_t = mp::mp_remove_if<saver_entries_t<Entries, Session>, detail::is_saveable_entry>;
+/// Its saveables (saveable_t) only.
+template <class Entries, class Session>
+using saver_saveables_t = mp::mp_copy_if<saver_entries_t<Entries, Session>, detail::is_saveable_entry>;
 
 }  // namespace typeflow::train

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string_view>
 
@@ -38,6 +39,28 @@ struct restored_variable {
     return n;
   }
   std::uint64_t num_bytes() const noexcept { return num_elements() * dtype_size(dtype); }
+};
+
+/// A tensor of a saveable's state as the restore read and verified it: its manifest entry
+/// and its native-endian bytes.
+struct loaded_tensor {
+  const tensor_info* info = nullptr;
+  std::span<const unsigned char> bytes;
+};
+
+/// State other than a variable restored with the variables, all or nothing (a dataset
+/// iterator's position, train/saveable.hpp): every tensor of the checkpoint whose key starts
+/// with `prefix` followed by '/'. `stage` gets them once they are read and verified, checks
+/// them (throwing an error that names the key at fault) and returns the commit, which must
+/// not throw: it runs after every variable and every other saveable is staged.
+struct restored_saveable {
+  std::string_view prefix;
+  std::string_view name;  // the saveable's name, in diagnostics
+  std::function<std::function<void()>(std::span<const loaded_tensor>)> stage;
+
+  bool owns(std::string_view key) const noexcept {
+    return key.size() > prefix.size() && key.starts_with(prefix) && key[prefix.size()] == '/';
+  }
 };
 
 }  // namespace typeflow::io

@@ -72,10 +72,12 @@ inline void write_variables(std::span<const saved_variable> vars, const std::fil
   writer.commit();
 }
 
-/// Restores `vars` from the checkpoint at `path`, all or nothing.
+/// Restores `vars` from the checkpoint at `path`, all or nothing; with them the state of
+/// `saveables` (a dataset iterator's position), committed only when every variable and
+/// every saveable is read, verified and staged.
 inline void restore_variables(std::span<const restored_variable> vars, const std::filesystem::path& path,
-                              const restore_options& options) {
-  detail::restore_variables(vars, path, options, {});
+                              const restore_options& options, std::span<const restored_saveable> saveables = {}) {
+  detail::restore_variables(vars, path, options, {}, saveables);
 }
 
 }  // namespace typeflow::io

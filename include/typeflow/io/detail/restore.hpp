@@ -2,6 +2,10 @@
 // (io/checkpoint/bindings.hpp), all or nothing: every key, dtype and shape is checked, every
 // tensor needed is read and verified, and only then are the variables written.
 //
+// Saveables (io/checkpoint/bindings.hpp: a dataset iterator's position) ride along: their
+// keys are checked with the variables', their tensors read and verified with them, then each
+// saveable checks and stages its state, and only then is anything committed.
+//
 // restore_variables takes an observer called between verifying a mapped checkpoint and
 // copying it into the variables: tests use it to change the file in that moment. The public
 // entry, io::restore_variables (io/checkpoint/transaction.hpp), passes none.
@@ -64,10 +68,11 @@ inline std::unique_ptr<unsigned char[], free_deleter> staging_arena(std::size_t 
   return std::unique_ptr<unsigned char[], free_deleter>(p);
 }
 
-/// Step 1 of a restore: every key, dtype and shape, before reading any data. Returns, per
-/// variable, the index of its tensor in the checkpoint.
+/// Step 1 of a restore: every key, dtype and shape, before reading any data (a saveable
+/// without any tensor in the checkpoint is a missing key). Returns, per variable, the index
+/// of its tensor in the checkpoint.
 inline std::vector<std::size_t> match_variables(std::span<const restored_variable> vars, const checkpoint_reader& reader,
-                                                bool reshape) {
+                                                bool reshape, std::span<const restored_saveable> saveables = {}) {
   const auto& header = reader.header();
   std::vector<std::string> missing, mismatches;
   std::vector<std::size_t> tensor_index(vars.size());
@@ -95,6 +100,10 @@ inline std::vector<std::size_t> match_variables(std::span<const restored_variabl
                                                                 "with reshape = true to restore it)"
                                                               : ""));
   }
+  for (const auto& s : saveables)
+    if (std::none_of(header.tensors.begin(), header.tensors.end(), [&](const auto& t) { return s.owns(t.name); }))
+      missing.push_back("Key " + std::string(s.prefix) + "/... not found in checkpoint " + reader.path() +
+                        ": it holds no state of " + std::string(s.name));
   if (!missing.empty()) {
     for (auto& m : mismatches) missing.push_back(std::move(m));
     throw not_found_error(join(missing, "\n"));
@@ -103,16 +112,39 @@ inline std::vector<std::size_t> match_variables(std::span<const restored_variabl
   return tensor_index;
 }
 
+/// Step 2 for the saveables: each one's tensors (verified; `bytes_of(index)` gives where
+/// they are) are handed to its stage, which checks them; returns the commits, in order.
+template <class BytesOf>
+std::vector<std::function<void()>> stage_saveables(std::span<const restored_saveable> saveables,
+                                                   const checkpoint_reader& reader,
+                                                   const std::vector<std::size_t>& owner_of, BytesOf&& bytes_of) {
+  std::vector<std::function<void()>> commits;
+  commits.reserve(saveables.size());
+  const auto& tensors = reader.header().tensors;
+  for (std::size_t s = 0; s < saveables.size(); ++s) {
+    std::vector<loaded_tensor> loaded;
+    for (std::size_t i = 0; i < tensors.size(); ++i)
+      if (owner_of[i] == s) loaded.push_back({&tensors[i], bytes_of(i)});
+    commits.push_back(saveables[s].stage(loaded));
+  }
+  return commits;
+}
+
 // Steps 2 and 3 over a mapped checkpoint: every tensor needed is verified where it lies, then
 // copied into its variable. If the file's times say that another process wrote into it
 // meanwhile, the variables may hold bytes nobody verified: they are marked uninitialized
 // rather than left holding them.
 inline void restore_mapped(std::span<const restored_variable> vars, const mapped_file& mapping,
                            checkpoint_reader& reader, const std::vector<std::size_t>& tensor_index,
-                           const std::vector<std::size_t>& entry_of, const std::function<void()>& after_verify) {
+                           const std::vector<std::size_t>& entry_of, const std::function<void()>& after_verify,
+                           std::span<const restored_saveable> saveables, const std::vector<std::size_t>& owner_of) {
   const std::size_t n = vars.size();
-  const auto where =
-      reader.verify_in_place([&](const tensor_info&, std::size_t index) { return entry_of[index] != n; });
+  const std::size_t m = saveables.size();
+  const auto where = reader.verify_in_place(
+      [&](const tensor_info&, std::size_t index) { return entry_of[index] != n || owner_of[index] != m; });
+  const auto commits = stage_saveables(saveables, reader, owner_of, [&](std::size_t index) {
+    return std::span<const unsigned char>(where[index].data, static_cast<std::size_t>(where[index].bytes));
+  });
   if (after_verify) after_verify();
 
   // 3. Commit: nothing below can fail, unless the file changed since it was mapped.
@@ -130,13 +162,16 @@ inline void restore_mapped(std::span<const restored_variable> vars, const mapped
                           join(names) + ") may hold bytes that were not verified and are now uninitialized");
   }
   for (const auto& v : vars) *v.initialized = true;
+  for (const auto& c : commits) c();
 }
 
 /// Restores `vars` from the checkpoint at `path`, all or nothing; `after_verify`, when set,
 /// is called between verifying a mapped checkpoint and copying it (tests only).
 inline void restore_variables(std::span<const restored_variable> vars, const std::filesystem::path& path,
-                              const restore_options& options, const std::function<void()>& after_verify) {
+                              const restore_options& options, const std::function<void()>& after_verify,
+                              std::span<const restored_saveable> saveables = {}) {
   const std::size_t n = vars.size();
+  const std::size_t m = saveables.size();
   // An initialized variable's current value must survive a failure, so its new value
   // cannot be read into it before every tensor is verified; so is a variable under two
   // keys (its tensors are copied in the saver's order).
@@ -154,11 +189,16 @@ inline void restore_variables(std::span<const restored_variable> vars, const std
   checkpoint_reader& reader = *opened;
 
   // 1. Every key, dtype and shape, before reading any data.
-  const auto tensor_index = match_variables(vars, reader, options.reshape);
-  std::vector<std::size_t> entry_of(reader.header().tensors.size(), n);
+  const auto tensor_index = match_variables(vars, reader, options.reshape, saveables);
+  const auto& tensors = reader.header().tensors;
+  std::vector<std::size_t> entry_of(tensors.size(), n);
   for (std::size_t e = 0; e < n; ++e) entry_of[tensor_index[e]] = e;
+  std::vector<std::size_t> owner_of(tensors.size(), m);  // the saveable a tensor belongs to
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    for (std::size_t s = 0; s < m && owner_of[i] == m; ++s)
+      if (entry_of[i] == n && saveables[s].owns(tensors[i].name)) owner_of[i] = s;
   if (reader.can_verify_in_place()) {
-    restore_mapped(vars, *mapping, reader, tensor_index, entry_of, after_verify);
+    restore_mapped(vars, *mapping, reader, tensor_index, entry_of, after_verify, saveables, owner_of);
     return;
   }
 
@@ -180,15 +220,24 @@ inline void restore_variables(std::span<const restored_variable> vars, const std
   const auto arena = staging_arena(staged_bytes);
   for (std::size_t e = 0; e < n; ++e)
     if (!dest[e]) dest[e] = arena.get() + offset[e];
-  reader.read_tensors([&](const tensor_info&, std::size_t index) -> void* {
+  std::vector<std::vector<unsigned char>> saveable_bytes(tensors.size());  // saveables' tensors
+  reader.read_tensors([&](const tensor_info& t, std::size_t index) -> void* {
+    if (owner_of[index] != m) {
+      saveable_bytes[index].resize(static_cast<std::size_t>(t.num_bytes()));
+      return saveable_bytes[index].data();
+    }
     const auto e = entry_of[index];
     return e == n ? nullptr : dest[e];
+  });
+  const auto commits = stage_saveables(saveables, reader, owner_of, [&](std::size_t index) {
+    return std::span<const unsigned char>(saveable_bytes[index]);
   });
 
   // 3. Commit: nothing below can fail.
   for (std::size_t i = 0; i < n; ++i)
     if (dest[i] != vars[i].data) std::memcpy(vars[i].data, dest[i], static_cast<std::size_t>(vars[i].num_bytes()));
   for (const auto& v : vars) *v.initialized = true;
+  for (const auto& c : commits) c();
 }
 
 }  // namespace detail
