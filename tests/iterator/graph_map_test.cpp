@@ -3,6 +3,7 @@
 // padded_batch_test.py ported where they apply.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <tuple>
@@ -11,7 +12,10 @@
 #include <boost/hana/tuple.hpp>
 
 #include <typeflow/data/graph_dataset.hpp>
+#include <typeflow/train/saver.hpp>
 #include <typeflow/typeflow.hpp>
+
+#include "../support/checkpoint_testing.hpp"
 
 namespace tf = typeflow;
 
@@ -248,4 +252,49 @@ TEST_CASE("padded_batch with padding values: TensorFlow's testPaddedBatchDataset
   sess.run(it.initializer(), tf::feed(seq_lens, xt::xarray<std::int32_t>{2, 1}), tf::feed(pad, std::int32_t{9}),
            tf::feed(batch_size, std::int64_t{4}));
   CHECK(std::get<0>(sess.run(tf::fetch(seqs, lens_out))) == xt::xarray<std::int32_t>{{2, 2}, {1, 9}});
+}
+
+// An iterator over map and padded_batch in a checkpoint (make_saveable_from_iterator): the
+// stages keep their input's position, so a restored session goes on where the saved one stood.
+TEST_CASE("map and padded_batch in a checkpointed iterator: a restored run continues the saved one") {
+  auto lens = tf::placeholder<"gm_ck_lens", std::int32_t, tf::shape<tf::dyn>>();
+  auto dataset = tf::data::from_tensor_slices(lens)
+                     .map([](auto x) { return tf::sequence_mask<tf::dyn, std::int32_t>(x) * x; })
+                     .shuffle<5, 3>()
+                     .padded_batch<2>()
+                     .repeat();
+  auto it = tf::data::iterator_from_structure<"gm_ck">(dataset);
+  auto init = it.make_initializer(dataset);
+  auto batch = it.get_next();
+  auto saveable = tf::data::make_saveable_from_iterator(it);
+  const xt::xarray<std::int32_t> lv{1, 4, 2, 3, 5, 0, 2};
+  using session_t = decltype(tf::session(init, batch));
+  auto start = [&] {
+    session_t sess(init, batch);
+    sess.run(init, tf::feed(lens, lv));
+    return sess;
+  };
+  auto take = [&](session_t& sess, int n) {
+    std::vector<xt::xarray<std::int32_t>> out;
+    for (int i = 0; i < n; ++i) out.push_back(sess.run(batch));
+    return out;
+  };
+  ckpt_testing::temp_dir dir;
+  auto a = start();
+  const auto first = take(a, 5);  // into the second pass
+  tf::train::saver saver({}, saveable);
+  const auto path = saver.save(a, dir / "model.ckpt", 5);
+  const auto rest = take(a, 7);
+  auto b = start();
+  const auto b_first = take(b, 2);  // the same order from a new initializer run, 3 batches behind
+  CHECK(std::equal(b_first.begin(), b_first.end(), first.begin()));
+  saver.restore(b, path);
+  CHECK(take(b, 7) == rest);
+  for (const auto& m : rest) {
+    // each row is fill([n], n) padded with zeros to the batch's longest
+    for (std::size_t r = 0; r < m.shape()[0]; ++r) {
+      const std::int32_t n = m(r, 0);
+      for (std::size_t k = 0; k < m.shape()[1]; ++k) CHECK(m(r, k) == (static_cast<std::int32_t>(k) < n ? n : 0));
+    }
+  }
 }
