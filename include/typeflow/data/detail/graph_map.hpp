@@ -115,8 +115,10 @@ constexpr bool front_is_variable() {
 
 /// What a map body with arguments Args and outputs O... reads from outside, its side
 /// effects, the named constants it carries.
+template <class Args, class Outs>
+struct map_body_reach;
 template <class Args, class... O>
-struct map_body_reach {
+struct map_body_reach<Args, mp::mp_list<O...>> {
   using nodes = graph::graph_order<O...>;
   using reads = mp::mp_copy_if_q<graph::detail::select<is_outer_read, nodes>, graph::not_in<Args>>;
   using effects = graph::detail::select<is_side_effect, nodes>;
@@ -227,18 +229,21 @@ class mapped_dataset<Inner, Args, mp::mp_list<O...>> : public graph_dataset_base
 
 namespace detail {
 
-/// The checks of a map body (its arguments Args, the results O... of the function), then
-/// the dataset. The static_asserts are here, one call below ds.map, so that a diagnostic's
-/// notes stay few.
-template <class Args, class Inner, class... O>
-auto mapped_from(const Inner& inner, const std::tuple<O...>&) {
-  constexpr std::size_t bad = first_where<is_not_a_node, mp::mp_list<O...>>;
-  if constexpr (bad < sizeof...(O)) {
-    static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<mp::mp_list<O...>, bad>>::value,
+/// ds.map(fn) for graph dataset Inner (see the top of this file): fn called once with the
+/// arguments' placeholders, then the checks of what it returned. The static_asserts are here,
+/// one call below ds.map, so that a diagnostic's notes stay few.
+template <class Inner, class Fn, class... C, std::size_t... K>
+auto make_mapped(const Inner& inner, Fn& fn, element_spec<C...>, std::index_sequence<K...>) {
+  using args = mp::mp_list<map_arg<K, C>...>;
+  [[maybe_unused]] const auto built = as_result_tuple(fn(map_arg<K, C>{}...));  // the body, built once
+  using outs = mp::mp_rename<std::remove_const_t<decltype(built)>, mp::mp_list>;
+  constexpr std::size_t bad = first_where<is_not_a_node, outs>;
+  if constexpr (bad < mp::mp_size<outs>::value) {
+    static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<outs, bad>>::value,
                   "ds.map(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
     return inner;  // inert: the error above is the one to read
   } else {
-    using reach = map_body_reach<Args, O...>;
+    using reach = map_body_reach<args, outs>;
     using reads = typename reach::reads;
     using effects = typename reach::effects;
     using carried = typename reach::carried;
@@ -260,16 +265,9 @@ auto mapped_from(const Inner& inner, const std::tuple<O...>&) {
                     "constant with values");
       return inner;
     } else {
-      return mapped_dataset<Inner, Args, mp::mp_list<O...>>(inner);
+      return mapped_dataset<Inner, args, outs>(inner);
     }
   }
-}
-
-/// ds.map(fn) for graph dataset Inner (see the top of this file): fn called once with the
-/// arguments' placeholders.
-template <class Inner, class Fn, class... C, std::size_t... K>
-auto make_mapped(const Inner& inner, Fn& fn, element_spec<C...>, std::index_sequence<K...>) {
-  return mapped_from<mp::mp_list<map_arg<K, C>...>>(inner, as_result_tuple(fn(map_arg<K, C>{}...)));
 }
 
 }  // namespace detail
