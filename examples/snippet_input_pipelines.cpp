@@ -122,5 +122,33 @@ int main() {
   } catch (const tf::out_of_range_error& e) {
     std::printf("%s\n", e.what());
   }
+  // [snippet map]
+  auto images = tf::placeholder<"images", std::int32_t, tf::shape<tf::dyn, 4>>();  // pixels 0..255
+  auto digits = tf::placeholder<"digits", std::int32_t, tf::shape<tf::dyn>>();
+  auto scaled = tf::data::from_tensor_slices(images, digits).batch<2>().map([](auto image, auto label) {
+    return std::tuple{tf::cast<float>(image) / tf::constant<255.0f>(), tf::one_hot<10, float>(label)};
+  });
+  auto mnist = tf::data::make_initializable_iterator<"mnist">(scaled);
+  auto [pixels, one_hot] = mnist.get_next();  // float [?, 4] and float [?, 10]
+  tf::session s5(mnist.initializer(), pixels, one_hot);
+  s5.run(mnist.initializer(), tf::feed(images, xt::xarray<std::int32_t>{{0, 51, 102, 255}, {255, 0, 0, 0}}),
+         tf::feed(digits, xt::xarray<std::int32_t>{7, 3}));
+  const auto [pv, ov] = s5.run(tf::fetch(pixels, one_hot));
+  EXPECT(pv(0, 1) == 0.2f && pv(1, 0) == 1.0f);
+  EXPECT(ov(0, 7) == 1.0f && ov(1, 3) == 1.0f && ov(0, 3) == 0.0f);
+  // [/snippet map]
+
+  // [snippet padded_batch]
+  auto lengths = tf::placeholder<"lengths", std::int32_t, tf::shape<tf::dyn>>();
+  auto sequences = tf::data::from_tensor_slices(lengths)
+                       .map([](auto n) { return tf::sequence_mask<tf::dyn, std::int32_t>(n) * n; })  // fill([n], n)
+                       .padded_batch<2>();
+  auto padded = tf::data::make_initializable_iterator<"padded">(sequences);
+  auto batch = padded.get_next();  // int32 [?, ?]
+  tf::session s6(padded.initializer(), batch);
+  s6.run(padded.initializer(), tf::feed(lengths, xt::xarray<std::int32_t>{1, 3, 2}));
+  EXPECT(s6.run(batch) == xt::xarray<std::int32_t>{{1, 0, 0}, {3, 3, 3}});
+  EXPECT(s6.run(batch) == xt::xarray<std::int32_t>{{2, 2}});
+  // [/snippet padded_batch]
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 #include <xtensor/xarray.hpp>
@@ -21,7 +22,9 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
 #include "typeflow/data/dataset.hpp"
+#include "typeflow/data/detail/graph_map.hpp"
 #include "typeflow/data/detail/host_copy.hpp"
+#include "typeflow/data/detail/padded_batch.hpp"
 #include "typeflow/data/iterator.hpp"
 #include "typeflow/ops/constant.hpp"
 
@@ -31,12 +34,6 @@ namespace typeflow::data {
 struct drop_remainder_t {};
 inline constexpr drop_remainder_t drop_remainder{};
 
-/// In a diagnostic: a dataset parameter (batch size, buffer size, count) that is not an
-/// integer scalar node.
-template <fixed_string Parameter, class ElementType, class Shape>
-struct dataset_parameter_must_be_an_integer_scalar {
-  static constexpr bool value = false;
-};
 /// In a diagnostic: from_tensor_slices of a component of rank 0 (nothing to slice).
 template <class ComponentShape>
 struct from_tensor_slices_needs_components_of_rank_1_or_more {
@@ -65,13 +62,6 @@ template <std::ptrdiff_t D0, std::ptrdiff_t... D>
 struct tail_shape<shape<D0, D...>> {
   using type = shape<D...>;
 };
-template <class S, std::ptrdiff_t B>
-struct prepend_dim;
-template <std::ptrdiff_t... D, std::ptrdiff_t B>
-struct prepend_dim<shape<D...>, B> {
-  using type = shape<B, D...>;
-};
-
 template <class Spec, std::ptrdiff_t B>
 struct batched_spec;
 template <class... C, std::ptrdiff_t B>
@@ -79,19 +69,6 @@ struct batched_spec<element_spec<C...>, B> {
   using type = element_spec<component<typename C::value_type, typename prepend_dim<typename C::shape_type, B>::type>...>;
 };
 
-/// A batch's first dim: static when the last batch is dropped and the size is a literal.
-template <bool Drop, class N>
-constexpr std::ptrdiff_t batch_dim() {
-  if constexpr (Drop && literal_node_type<N>) {
-    return static_cast<std::ptrdiff_t>(N::value);
-  } else {
-    return dyn;
-  }
-}
-
-template <class N>
-constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
-                                shape_of<N>::rank == 0;
 
 }  // namespace detail
 
@@ -219,6 +196,42 @@ class graph_dataset_base {
   template <std::int64_t N>
   auto batch(drop_remainder_t d) const {
     return batch(constant<N>(), d);
+  }
+  /// padded_batch(n): batches elements whose dyn dims differ, each padded with zeros to the
+  /// batch's longest; padded_batch(n, pad_to<S...>{}) pads component K to S_K (`dyn`: the
+  /// longest). drop_remainder as batch's.
+  template <node N, class... P>
+  auto padded_batch(const N& batch_size, pad_to<P...> p = {}) const {
+    return detail::make_padded<false>(static_cast<const D&>(*this), batch_size, p, padding_values_t<>{});
+  }
+  template <node N, class... P>
+  auto padded_batch(const N& batch_size, pad_to<P...> p, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, p, padding_values_t<>{});
+  }
+  template <node N>
+  auto padded_batch(const N& batch_size, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, pad_to<>{}, padding_values_t<>{});
+  }
+  /// padded_batch(n, pad_to<S...>{}, padding_values(v...)): component K padded with v_K, a
+  /// scalar node of its element type (pad_to<>: every dim to the longest).
+  template <node N, class... P, class... V>
+  auto padded_batch(const N& batch_size, pad_to<P...> p, const padding_values_t<V...>& values) const {
+    return detail::make_padded<false>(static_cast<const D&>(*this), batch_size, p, values);
+  }
+  template <node N, class... P, class... V>
+  auto padded_batch(const N& batch_size, pad_to<P...> p, const padding_values_t<V...>& values, drop_remainder_t) const {
+    return detail::make_padded<true>(static_cast<const D&>(*this), batch_size, p, values);
+  }
+  template <std::int64_t N, class... P>
+  auto padded_batch(pad_to<P...> p = {}) const {
+    return detail::make_padded<false>(static_cast<const D&>(*this), constant<N>(), p, padding_values_t<>{});
+  }
+  /// map(fn): fn(components...) called once with placeholders, returning nodes: the new
+  /// element's components (data/detail/graph_map.hpp).
+  template <class Fn>
+  auto map(Fn&& fn) const {
+    using spec = typename D::spec;
+    return detail::make_mapped(static_cast<const D&>(*this), fn, spec{}, std::make_index_sequence<spec::size>{});
   }
   /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
   template <std::int64_t Seed, bool Reshuffle = true, node N>
