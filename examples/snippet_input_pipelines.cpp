@@ -150,5 +150,19 @@ int main() {
   EXPECT(s6.run(batch) == xt::xarray<std::int32_t>{{1, 0, 0}, {3, 3, 3}});
   EXPECT(s6.run(batch) == xt::xarray<std::int32_t>{{2, 2}});
   // [/snippet padded_batch]
+
+  // [snippet filter]
+  auto classes = tf::placeholder<"classes", std::int32_t, tf::shape<tf::dyn>>();
+  auto odd = tf::data::from_tensor_slices(classes).filter([](auto y) {  // one scalar bool node
+    return tf::not_equal(y - y / tf::constant<std::int32_t{2}>() * tf::constant<std::int32_t{2}>(),
+                         tf::constant<std::int32_t{0}>());
+  });
+  auto odd_it = tf::data::make_initializable_iterator<"odd">(odd);
+  auto label = odd_it.get_next();  // int32 scalar
+  tf::session s7(odd_it.initializer(), label);
+  s7.run(odd_it.initializer(), tf::feed(classes, xt::xarray<std::int32_t>{4, 7, 2, 9}));
+  EXPECT(s7.run(label) == 7);
+  EXPECT(s7.run(label) == 9);
+  // [/snippet filter]
   return 0;
 }

@@ -112,6 +112,93 @@ TEST_CASE("map(fn) after batch: cast and scale the images, one-hot the labels; o
   CHECK(sv == std::vector<std::int32_t>{10, 1, 17, 2, 5});
 }
 
+// filter_test.py testFilterRange: range(4).filter(x % 3 != 2) gives 0, 1, 3 (typeflow has no
+// mod op: the predicate here is x != 2, which keeps the same elements of range(4)).
+TEST_CASE("filter(fn): TensorFlow's testFilterRange; repeated, the predicate runs on every pass") {
+  auto values = tf::placeholder<"gf_values", std::int64_t, tf::shape<tf::dyn>>();
+  auto count = tf::placeholder<"gf_count", std::int64_t, tf::scalar>();
+  auto dataset = tf::data::from_tensor_slices(values)
+                     .filter([](auto x) { return tf::not_equal(x, tf::constant<std::int64_t{2}>()); })
+                     .repeat(count);
+  auto it = tf::data::make_initializable_iterator<"gf_range">(dataset);
+  auto x = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(x)>, tf::scalar>);
+  tf::session sess(it.initializer(), x);
+  const xt::xarray<std::int64_t> range = {0, 1, 2, 3};
+  sess.run(it.initializer(), tf::feed(values, range), tf::feed(count, std::int64_t{1}));
+  CHECK(drain(sess, x) == std::vector<std::int64_t>{0, 1, 3});
+  sess.run(it.initializer(), tf::feed(values, range), tf::feed(count, std::int64_t{2}));
+  CHECK(drain(sess, x) == std::vector<std::int64_t>{0, 1, 3, 0, 1, 3});
+  // Nothing passes: the end of the data at once.
+  const xt::xarray<std::int64_t> twos = {2, 2, 2};
+  sess.run(it.initializer(), tf::feed(values, twos), tf::feed(count, std::int64_t{3}));
+  CHECK(drain(sess, x).empty());
+}
+
+// A predicate over two components, before shuffle and batch: the elements and order of the
+// host dataset filtered by the same predicate, shuffled with the same seed; and the position
+// of a filtered pipeline saved mid-run and restored in another session continues the run.
+TEST_CASE("filter(fn) over a structure, then shuffle and batch: the host dataset's order; saved and restored") {
+  auto features = tf::placeholder<"gf_features", float, tf::shape<tf::dyn, 2>>();
+  auto labels = tf::placeholder<"gf_labels", std::int32_t, tf::shape<tf::dyn>>();
+  auto dataset = tf::data::from_tensor_slices(features, labels)
+                     .filter([](auto f, auto y) {
+                       return tf::greater(tf::reduce_sum(f), tf::cast<float>(y) + tf::constant<5.0f>());
+                     })
+                     .shuffle<8, 3>()
+                     .batch<2>();
+  auto it = tf::data::make_initializable_iterator<"gf_pairs">(dataset);
+  auto [f, y] = it.get_next();
+
+  xt::xarray<float> fv = xt::zeros<float>({20, 2});
+  xt::xarray<std::int32_t> yv = xt::zeros<std::int32_t>({20});
+  for (std::size_t i = 0; i < 20; ++i) {
+    fv(i, 0) = static_cast<float>(i);
+    fv(i, 1) = static_cast<float>(i) / 2.0f;
+    yv(i) = static_cast<std::int32_t>(i % 10);
+  }
+  auto host = tf::data::from_tensor_slices(fv, yv)
+                  .filter([](const xt::xarray<float>& a, const xt::xarray<std::int32_t>& b) {
+                    return a(0) + a(1) > static_cast<float>(b()) + 5.0f;
+                  })
+                  .shuffle(8, 3)
+                  .batch(2);
+  std::vector<std::int32_t> expected;
+  {
+    auto hit = host.make_iterator();
+    std::tuple<xt::xarray<float>, xt::xarray<std::int32_t>> e;
+    while (hit.next(e))
+      for (auto v : std::get<1>(e)) expected.push_back(v);
+  }
+  REQUIRE(expected.size() == 10);  // 1.5 i > i % 10 + 5 for i = 10..19 only
+
+  tf::session sess(it.initializer(), f, y);
+  sess.run(it.initializer(), tf::feed(features, fv), tf::feed(labels, yv));
+  std::vector<std::int32_t> got;
+  for (const auto& [fb, yb] : drain(sess, tf::fetch(f, y))) {
+    for (std::size_t r = 0; r < yb.size(); ++r) {
+      got.push_back(yb(r));
+      CHECK(fb(r, 0) + fb(r, 1) > static_cast<float>(yb(r)) + 5.0f);
+    }
+  }
+  CHECK(got == expected);
+
+  // Saved after the first batch, restored into another session: the rest of the run.
+  ckpt_testing::temp_dir dir;
+  auto saveable = tf::data::make_saveable_from_iterator(it);
+  tf::train::saver saver({}, saveable);
+  sess.run(it.initializer(), tf::feed(features, fv), tf::feed(labels, yv));
+  (void)sess.run(y);
+  const auto path = saver.save(sess, dir / "filter.ckpt");
+  tf::session other(it.initializer(), f, y);
+  other.run(it.initializer(), tf::feed(features, fv), tf::feed(labels, yv));
+  saver.restore(other, path);
+  std::vector<std::int32_t> rest;
+  for (const auto& yb : drain(other, y))
+    for (auto v : yb) rest.push_back(v);
+  CHECK(rest == std::vector<std::int32_t>(expected.begin() + 2, expected.end()));
+}
+
 TEST_CASE("map then shuffle and batch: the order of the host dataset with the same seed") {
   auto values = tf::placeholder<"gm_values", float, tf::shape<tf::dyn>>();
   auto dataset = tf::data::from_tensor_slices(values)

@@ -22,6 +22,7 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
 #include "typeflow/data/dataset.hpp"
+#include "typeflow/data/detail/graph_filter.hpp"
 #include "typeflow/data/detail/graph_map.hpp"
 #include "typeflow/data/detail/host_copy.hpp"
 #include "typeflow/data/detail/padded_batch.hpp"
@@ -232,6 +233,13 @@ class graph_dataset_base {
   auto map(Fn&& fn) const {
     using spec = typename D::spec;
     return detail::make_mapped(static_cast<const D&>(*this), fn, spec{}, std::make_index_sequence<spec::size>{});
+  }
+  /// filter(fn): fn(components...) called once with placeholders, returning one scalar bool
+  /// node; the elements for which it is false are dropped (data/detail/graph_filter.hpp).
+  template <class Fn>
+  auto filter(Fn&& fn) const {
+    using spec = typename D::spec;
+    return detail::make_filtered(static_cast<const D&>(*this), fn, spec{}, std::make_index_sequence<spec::size>{});
   }
   /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
   template <std::int64_t Seed, bool Reshuffle = true, node N>

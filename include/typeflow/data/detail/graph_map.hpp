@@ -215,6 +215,8 @@ class mapped_dataset<Inner, Args, mp::mp_list<O...>> : public graph_dataset_base
  public:
   using spec = element_spec<component<value_type_of<O>, shape_of<O>>...>;
   using inputs = typename Inner::inputs;
+  using arguments = Args;              // the body's placeholders ("map/args_K")
+  using outputs = mp::mp_list<O...>;   // the body's results
   explicit mapped_dataset(const Inner& inner) : inner_(inner) {}
   auto input_nodes() const { return inner_.input_nodes(); }
   template <class Ctx>
@@ -240,7 +242,7 @@ auto make_mapped(const Inner& inner, Fn& fn, element_spec<C...>, std::index_sequ
   constexpr std::size_t bad = first_where<is_not_a_node, outs>;
   if constexpr (bad < mp::mp_size<outs>::value) {
     static_assert(a_map_function_must_return_nodes<bad, mp::mp_at_c<outs, bad>>::value,
-                  "ds.map(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
+                  "ds.map(fn), ds.filter(fn): fn must return graph nodes (one node, or a std::tuple or hana::tuple of nodes)");
     return inner;  // inert: the error above is the one to read
   } else {
     using reach = map_body_reach<args, outs>;
@@ -249,19 +251,19 @@ auto make_mapped(const Inner& inner, Fn& fn, element_spec<C...>, std::index_sequ
     using carried = typename reach::carried;
     if constexpr (front_is_variable<reads>()) {
       static_assert(a_map_function_cannot_read_a_variable<mp::mp_front<reads>::name>::value,
-                    "ds.map(fn): fn may read only its arguments and constants, not a variable");
+                    "ds.map(fn), ds.filter(fn): fn may read only its arguments and constants, not a variable");
       return inner;  // inert, as above
     } else if constexpr (!mp::mp_empty<reads>::value) {
       static_assert(a_map_function_cannot_read_an_outer_placeholder<mp::mp_front<reads>::name>::value,
-                    "ds.map(fn): fn may read only its arguments and constants, not another placeholder");
+                    "ds.map(fn), ds.filter(fn): fn may read only its arguments and constants, not another placeholder");
       return inner;
     } else if constexpr (!mp::mp_empty<effects>::value) {
       static_assert(a_map_function_must_be_free_of_side_effects<label_of<mp::mp_front<effects>>()>::value,
-                    "ds.map(fn): fn must be free of side effects (assign, print, optimizer updates)");
+                    "ds.map(fn), ds.filter(fn): fn must be free of side effects (assign, print, optimizer updates)");
       return inner;
     } else if constexpr (!mp::mp_empty<carried>::value) {
       static_assert(a_map_function_cannot_read_a_named_constant<mp::mp_front<carried>::name>::value,
-                    "ds.map(fn): fn may read only constants given in their type (constant<2.0>()), not a named "
+                    "ds.map(fn), ds.filter(fn): fn may read only constants given in their type (constant<2.0>()), not a named "
                     "constant with values");
       return inner;
     } else {
