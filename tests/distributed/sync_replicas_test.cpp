@@ -125,6 +125,40 @@ TEST_CASE("2 ranks with batches of 32 step like 1 rank with the batch of 64: Ada
   check_against_one_rank<double>(comm, tf::train::adam(0.01), tf::train::adam(0.01), 1e-12);
 }
 
+// TensorFlow's sync_replicas_optimizer_test.py, test2Workers (its dense variables): worker k
+// pushes the constant gradients 0.1 + 0.2 k and 0.9 + 0.2 k; gradient descent with rate 2
+// applies their mean. TensorFlow's second run is spent on stale tokens and changes nothing
+// (its local steps start one behind); here every run is a step, so the values TensorFlow
+// reaches after its third run are reached after the second.
+TEST_CASE("sync_replicas_optimizer_test.py test2Workers: the mean gradient applied once per step") {
+  tf::distributed::communicator comm(MPI_COMM_WORLD);
+  auto v0 = tf::variable<"v0", float, tf::shape<>>(tf::init::constant(0.0));
+  auto v1 = tf::variable<"v1", float, tf::shape<>>(tf::init::constant(1.0));
+  auto g0 = tf::placeholder<"grads_0", float, tf::shape<>>();
+  auto g1 = tf::placeholder<"grads_1", float, tf::shape<>>();
+  auto opt = tf::distributed::sync_replicas(tf::train::gradient_descent(2.0), comm, 2, 2);
+  auto train_op = opt.apply_gradients(std::make_tuple(tf::train::grad_and_var(g0, v0), tf::train::grad_and_var(g1, v1)),
+                                      tf::train::global_step());
+  tf::session sess(train_op);
+  tf::distributed::bind(sess, comm);
+  sess.run(tf::global_variables_initializer());
+  CHECK(sess.run(v0) == 0.0f);
+  CHECK(sess.run(v1) == 1.0f);
+  CHECK(sess.run(tf::train::global_step()) == 0);
+
+  const float w = static_cast<float>(comm.rank());
+  sess.run(train_op, tf::feed(g0, 0.1f + w * 0.2f), tf::feed(g1, 0.9f + w * 0.2f));
+  CHECK(sess.run(tf::train::global_step()) == 1);
+  CHECK(sess.run(v0) == doctest::Approx(0 - (0.1 + 0.3) / 2 * 2.0).epsilon(1e-6));
+  CHECK(sess.run(v1) == doctest::Approx(1 - (0.9 + 1.1) / 2 * 2.0).epsilon(1e-6));
+
+  sess.run(train_op, tf::feed(g0, 0.1f + w * 0.2f), tf::feed(g1, 0.9f + w * 0.2f));
+  CHECK(sess.run(tf::train::global_step()) == 2);
+  CHECK(sess.run(v0) == doctest::Approx(0 - 2 * (0.1 + 0.3) / 2 * 2.0).epsilon(1e-6));
+  CHECK(sess.run(v1) == doctest::Approx(1 - 2 * (0.9 + 1.1) / 2 * 2.0).epsilon(1e-6));
+  CHECK_NOTHROW(tf::distributed::check_replicas_identical(sess, comm));
+}
+
 TEST_CASE("broadcast_variables makes differently initialized ranks identical") {
   tf::distributed::communicator comm(MPI_COMM_WORLD);
   auto w = tf::variable<"bw", float, tf::shape<3, 2>>(tf::init::random_normal());
