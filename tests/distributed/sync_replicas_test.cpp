@@ -72,21 +72,25 @@ template <class T, class Opt, class RefOpt>
 void check_against_one_rank(const tf::distributed::communicator& comm, const Opt& opt, const RefOpt& reference_opt,
                             double tolerance) {
   auto [x, y, w1, b1, w2, b2, loss] = mlp<T>();
+  // [snippet sync_replicas]
   auto train_op = tf::distributed::sync_replicas(opt, comm).minimize(loss, tf::train::global_step());
-  auto ref_op = reference_opt.minimize(loss);
   tf::session sess(train_op, loss);
-  tf::session reference(ref_op, loss);
-  tf::distributed::bind(sess, comm);
+  tf::distributed::bind(sess, comm);                 // the session's runs reach comm
   sess.run(tf::global_variables_initializer());
+  tf::distributed::broadcast_variables(sess, comm);  // every rank starts from the chief's
+  // [/snippet sync_replicas]
+  auto ref_op = reference_opt.minimize(loss);
+  tf::session reference(ref_op, loss);
   reference.run(tf::global_variables_initializer());
-  tf::distributed::broadcast_variables(sess, comm);
 
   const std::size_t local = global_batch / static_cast<std::size_t>(comm.size());
   double worst = 0;
   int identical_steps = 0;
   for (int s = 0; s < steps; ++s) {
     const auto [xs, ys] = batch<T>(s, local * static_cast<std::size_t>(comm.rank()), local);
-    sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));
+    // [snippet sync_replicas_step]
+    sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));  // this rank's part of the batch
+    // [/snippet sync_replicas_step]
     CHECK_NOTHROW(tf::distributed::check_replicas_identical(sess, comm));
     ++identical_steps;
     if (comm.is_chief()) {
