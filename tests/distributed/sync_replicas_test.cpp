@@ -22,6 +22,16 @@
 
 namespace tf = typeflow;
 
+// MPI's profiling interface: this definition of MPI_Allreduce takes the place of the
+// library's, counts the calls, and forwards them to PMPI_Allreduce.
+namespace {
+long allreduce_calls = 0;
+}  // namespace
+extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  ++allreduce_calls;
+  return PMPI_Allreduce(send, receive, count, type, op, comm);
+}
+
 namespace {
 constexpr std::size_t global_batch = 64;
 constexpr int steps = 20;
@@ -208,7 +218,7 @@ TEST_CASE("TensorFlow's replica counts other than the number of ranks are reject
   CHECK(sess.run(w)(0) == 1.0f);  // nothing was applied
 }
 
-TEST_CASE("a synchronous step allocates nothing once its buffer exists") {
+TEST_CASE("a synchronous step allocates nothing once its buffer exists, and makes one allreduce") {
   tf::distributed::communicator comm(MPI_COMM_WORLD);
   auto [x, y, w1, b1, w2, b2, loss] = mlp<float>();
   auto train_op = tf::distributed::sync_replicas(tf::train::adam(0.01), comm).minimize(loss);
@@ -218,8 +228,10 @@ TEST_CASE("a synchronous step allocates nothing once its buffer exists") {
   const auto [xs, ys] = batch<float>(0, 32 * static_cast<std::size_t>(comm.rank()), 32);
   sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));  // plans the run, sizes the buffer
   const long before = typeflow_test::allocation_count();
+  const long calls_before = allreduce_calls;
   for (int s = 0; s < 5; ++s) sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));
   CHECK(typeflow_test::allocation_count() == before);
+  CHECK(allreduce_calls - calls_before == 5);  // the four variables' gradients in one call a step
 }
 
 int main(int argc, char** argv) {
