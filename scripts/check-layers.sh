@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-layers.sh — the layering of include/typeflow (docs/ARCHITECTURE.md):
 #
-#   core -> graph -> ops -> autodiff -> control -> rnn -> session -> io -> train -> data -> debug -> saved_model
+#   core -> graph -> ops -> autodiff -> control -> rnn -> session -> io -> train -> data -> debug -> saved_model -> distributed
 #
 # A header includes only headers of its own folder and of the folders before it. (The
 # design draws ops and autodiff, train and io, debug and saved_model as one tier each; the
@@ -27,7 +27,7 @@ set -euo pipefail
 
 root=${1:-"$(cd "$(dirname "$0")/.." && pwd)/include"}
 allowed_file="$(dirname "$0")/layers-allowed.txt"
-layers=(core graph ops autodiff control rnn session io train data debug saved_model)
+layers=(core graph ops autodiff control rnn session io train data debug saved_model distributed)
 
 rank() {
   local i

@@ -17,6 +17,7 @@ packages=(
   clang libclang-rt-14-dev           # libFuzzer (checkpoint loader fuzzing, tests/fuzz/)
   clang-19                           # the second tested compiler (build-clang/, scripts/test.sh)
   libclang-rt-19-dev                 # its sanitizer runtimes (build-asan/)
+  libopenmpi-dev openmpi-bin         # data-parallel training (typeflow::mpi, tests/distributed/)
 )
 
 missing=()

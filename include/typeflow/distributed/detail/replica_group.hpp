@@ -1,0 +1,69 @@
+// typeflow/distributed/detail/replica_group.hpp — the session resource through which a
+// synchronous update reaches its communicator: the binding and the fused gradient buffer.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "typeflow/core/errors.hpp"
+#include "typeflow/distributed/communicator.hpp"
+
+namespace typeflow::distributed::detail {
+
+/// What a session holds for a replica-group resource (distributed/sync_replicas.hpp): the
+/// communicator bound to it (not owned: it must outlive the runs) and the one buffer into
+/// which every dense gradient of a step is packed for a single allreduce. The buffer
+/// grows on the first step and is reused after, so a step allocates nothing.
+template <class T>
+class replica_group_state {
+ public:
+  void bind(const communicator& comm) noexcept { comm_ = &comm; }
+  const communicator* bound() const noexcept { return comm_; }
+
+  /// The communicator, or failed_precondition naming the update node `name` and the fix.
+  const communicator& get(std::string_view name) const {
+    if (comm_ == nullptr)
+      throw failed_precondition_error("Update " + std::string(name) +
+                                      " has no communicator: call typeflow::distributed::bind(session, "
+                                      "communicator) before running it");
+    return *comm_;
+  }
+
+  /// A buffer of at least n elements.
+  T* buffer(std::size_t n) {
+    if (buffer_.size() < n) buffer_.resize(n);
+    return buffer_.data();
+  }
+
+ private:
+  const communicator* comm_ = nullptr;
+  std::vector<T> buffer_;
+};
+
+/// Sums buf[0, n) over the ranks of comm in place (one MPI_Allreduce), then divides by the
+/// number of ranks: the mean gradient.
+template <class T>
+void allreduce_mean(const communicator& comm, T* buf, std::size_t n) {
+  if (comm.size() > 1) {
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type<T>(), MPI_SUM, comm.native()),
+              "MPI_Allreduce of the gradients");
+    const T ranks = static_cast<T>(comm.size());
+    for (std::size_t i = 0; i < n; ++i) buf[i] /= ranks;
+  }
+}
+
+/// A gradient's averaged values in the fused buffer, read by an optimizer's update as it
+/// reads a gradient's value (`data()`, `size()`).
+template <class T>
+struct buffer_view {
+  const T* p;
+  std::size_t n;
+  const T* data() const noexcept { return p; }
+  std::size_t size() const noexcept { return n; }
+};
+
+}  // namespace typeflow::distributed::detail
