@@ -4,8 +4,8 @@
 #   1. build/      g++, -O2: every test (unit, compile-fail, header, consumer, docs and
 #                  example tests); every test must pass;
 #   2. build-asan/ clang 19, -O0: the unit tests that exercise memory (all but the static
-#                  tests and the heavy ones whose kernels sanitized tests exercise), under
-#                  AddressSanitizer and UBSan;
+#                  tests and the heavy ones whose kernels sanitized tests exercise) and the
+#                  MPI tests, under AddressSanitizer and UBSan;
 #   3. build-tsan/ g++: the thread tests (label "threads") under ThreadSanitizer;
 #   4. build-clang/ clang 19, -O2, -Wall -Wextra -Werror: the unit tests that build-asan/
 #                  leaves out, and the examples; the examples run but those labelled "long"
@@ -37,6 +37,9 @@ cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debu
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 cmake --build build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
+# The MPI tests (label "mpi", 2 ranks each through mpiexec; an anchored label: "mpi" alone
+# matches "compile-fail" too).
+ctest --test-dir build-asan -L '^mpi$' --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 echo "=== build-tsan/: thread tests under ThreadSanitizer"
 # Tests that run a session or a servable from many threads at once (typeflow_add_thread_test);
