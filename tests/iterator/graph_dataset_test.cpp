@@ -242,3 +242,98 @@ TEST_CASE("host_copy copies a contiguous view from its first element, not its ar
   const auto whole = tf::data::detail::host_copy<float>(all);
   CHECK(whole(4, 1) == 41.0f);
 }
+
+namespace {
+// Runs `fetch` until OutOfRange, collecting each value.
+template <class S, class F>
+auto drain_all(S& sess, const F& f) {
+  std::vector<decltype(sess.run(f))> out;
+  for (;;) {
+    try {
+      out.push_back(sess.run(f));
+    } catch (const tf::out_of_range_error&) {
+      return out;
+    }
+  }
+}
+}  // namespace
+
+// range_test.py: testRange, testRangeWithStep, testNegativeStep, testStopLessThanStart.
+TEST_CASE("range(start, stop, step) of fed nodes, and range<stop>() of literals: TensorFlow's range tests") {
+  auto start = tf::placeholder<"gd_start", std::int64_t>();
+  auto stop = tf::placeholder<"gd_stop", std::int64_t>();
+  auto step = tf::placeholder<"gd_step", std::int64_t>();
+  auto it = tf::data::make_initializable_iterator<"gd_range">(tf::data::range(start, stop, step));
+  auto v = it.get_next();
+  static_assert(std::is_same_v<tf::value_type_of<decltype(v)>, std::int64_t>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(v)>, tf::scalar>);
+  tf::session sess(it.initializer(), v);
+  auto run = [&](std::int64_t a, std::int64_t b, std::int64_t c) {
+    sess.run(it.initializer(), tf::feed(start, a), tf::feed(stop, b), tf::feed(step, c));
+    return drain_all(sess, v);
+  };
+  CHECK(run(2, 5, 1) == std::vector<std::int64_t>{2, 3, 4});
+  CHECK(run(2, 10, 3) == std::vector<std::int64_t>{2, 5, 8});
+  CHECK(run(10, 2, -3) == std::vector<std::int64_t>{10, 7, 4});
+  CHECK(run(10, 2, 1).empty());
+  CHECK_THROWS_AS(run(0, 5, 0), tf::invalid_argument_error);  // testZeroStep
+
+  auto five = tf::data::make_one_shot_iterator<"gd_range5">(tf::data::range<5>().batch<2>());
+  auto b = five.get_next();
+  tf::session s5(b);
+  CHECK(s5.run(b) == xt::xarray<std::int64_t>{0, 1});
+  CHECK(s5.run(b) == xt::xarray<std::int64_t>{2, 3});
+  CHECK(s5.run(b) == xt::xarray<std::int64_t>{4});
+  CHECK_THROWS_AS(s5.run(b), tf::out_of_range_error);
+}
+
+// zip_test.py testZipDataset: components of different lengths zip to the shortest; here the
+// element is flat (TensorFlow nests the inputs' structures).
+TEST_CASE("zip of graph datasets: the components one after the other, as long as the shortest input") {
+  auto a = tf::placeholder<"gd_zip_a", float, tf::shape<tf::dyn, 3>>();
+  auto b = tf::placeholder<"gd_zip_b", std::int32_t, tf::shape<tf::dyn>>();
+  auto zipped = tf::data::zip(tf::data::from_tensor_slices(a), tf::data::from_tensor_slices(b).skip(tf::constant<std::int64_t{1}>()),
+                              tf::data::range<100>())
+                    .batch<2>();
+  auto it = tf::data::make_initializable_iterator<"gd_zip">(zipped);
+  auto [x, y, n] = it.get_next();
+  static_assert(std::is_same_v<tf::shape_of<decltype(x)>, tf::shape<tf::dyn, 3>>);
+  static_assert(std::is_same_v<tf::value_type_of<decltype(n)>, std::int64_t>);
+  tf::session sess(it.initializer(), x, y, n);
+  sess.run(it.initializer(), tf::feed(a, rows(4)), tf::feed(b, labels(6)));
+  const auto got = drain_all(sess, tf::fetch(x, y, n));
+  REQUIRE(got.size() == 2);  // 4 rows of a; b has 5 after skip(1); range 100
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& [xv, yv, nv] = got[k];
+    for (std::size_t r = 0; r < 2; ++r) {
+      const std::size_t i = 2 * k + r;
+      CHECK(xv(r, 2) == static_cast<float>(10 * i + 2));
+      CHECK(yv(r) == static_cast<std::int32_t>(i + 1));
+      CHECK(nv(r) == static_cast<std::int64_t>(i));
+    }
+  }
+}
+
+// cache_test.py (memory cache): the passes after the first read the cached elements, so a
+// reshuffling shuffle below the cache gives every pass the first pass's order; without the
+// cache, the second pass is reshuffled.
+TEST_CASE("cache(): the passes after the first repeat the first, even over a reshuffling shuffle") {
+  auto values = tf::placeholder<"gd_cache_values", std::int32_t, tf::shape<tf::dyn>>();
+  auto shuffled = tf::data::from_tensor_slices(values).shuffle<20, 11>();
+  auto cached_it = tf::data::make_initializable_iterator<"gd_cached">(shuffled.cache().repeat(tf::constant<std::int64_t{3}>()));
+  auto plain_it = tf::data::make_initializable_iterator<"gd_uncached">(shuffled.repeat(tf::constant<std::int64_t{2}>()));
+  auto c = cached_it.get_next();
+  auto p = plain_it.get_next();
+  tf::session sess(cached_it.initializer(), plain_it.initializer(), c, p);
+  sess.run(cached_it.initializer(), tf::feed(values, labels(20)));
+  sess.run(plain_it.initializer(), tf::feed(values, labels(20)));
+  const auto cv = drain_all(sess, c);
+  const auto pv = drain_all(sess, p);
+  REQUIRE(cv.size() == 60);
+  REQUIRE(pv.size() == 40);
+  const std::vector<std::int32_t> first(cv.begin(), cv.begin() + 20);
+  CHECK(std::vector<std::int32_t>(cv.begin() + 20, cv.begin() + 40) == first);
+  CHECK(std::vector<std::int32_t>(cv.begin() + 40, cv.end()) == first);
+  CHECK(std::vector<std::int32_t>(pv.begin(), pv.begin() + 20) == first);        // the same seed
+  CHECK(std::vector<std::int32_t>(pv.begin() + 20, pv.end()) != first);          // reshuffled
+}

@@ -24,6 +24,7 @@
 #include "typeflow/data/dataset.hpp"
 #include "typeflow/data/detail/graph_filter.hpp"
 #include "typeflow/data/detail/graph_map.hpp"
+#include "typeflow/data/detail/graph_sources.hpp"
 #include "typeflow/data/detail/host_copy.hpp"
 #include "typeflow/data/detail/padded_batch.hpp"
 #include "typeflow/data/iterator.hpp"
@@ -43,14 +44,6 @@ struct from_tensor_slices_needs_components_of_rank_1_or_more {
 
 namespace detail {
 
-template <class V>
-std::int64_t integer_value(const V& v) {
-  if constexpr (std::is_arithmetic_v<V>) {
-    return static_cast<std::int64_t>(v);
-  } else {
-    return static_cast<std::int64_t>(v());
-  }
-}
 /// A node's value in a run, as a host array (a copy: the dataset outlives the run).
 template <class N, class Ctx>
 xt::xarray<value_type_of<N>> host_value(Ctx& ctx) {
@@ -241,6 +234,8 @@ class graph_dataset_base {
     using spec = typename D::spec;
     return detail::make_filtered(static_cast<const D&>(*this), fn, spec{}, std::make_index_sequence<spec::size>{});
   }
+  /// cache(): the first complete pass kept in memory (data/detail/graph_sources.hpp).
+  auto cache() const { return cached_dataset<D>(static_cast<const D&>(*this)); }
   /// shuffle<seed>(buffer_size): reshuffled each pass; shuffle<seed, false> keeps one order.
   template <std::int64_t Seed, bool Reshuffle = true, node N>
   auto shuffle(const N& buffer_size) const {
@@ -307,6 +302,46 @@ auto from_tensor_slices(const N&... components) {
   } else {
     return node_slices_dataset<N...>(components...);
   }
+}
+
+/// tf.data.Dataset.range(stop), range(start, stop[, step]) of integer scalar nodes: int64
+/// scalars; range<stop>(), range<start, stop[, step]>() of literals.
+template <node Start, node Stop, node Step>
+auto range(const Start& start, const Stop& stop, const Step& step) {
+  using bounds = mp::mp_list<Start, Stop, Step>;
+  constexpr std::size_t bad = mp::mp_find_if<bounds, detail::is_not_integer_scalar>::value;
+  if constexpr (bad < 3) {
+    using N = mp::mp_at_c<bounds, bad>;
+    static_assert(dataset_parameter_must_be_an_integer_scalar<label_of<N>(), value_type_of<N>, shape_of<N>>::value,
+                  "a dataset's batch size, buffer size or count must be an integer scalar node");
+    return node_range_dataset<Start, Stop, Step>(start, stop, step);  // the error above is the one to read
+  } else {
+    return node_range_dataset<Start, Stop, Step>(start, stop, step);
+  }
+}
+template <node Start, node Stop>
+auto range(const Start& start, const Stop& stop) {
+  return range(start, stop, constant<std::int64_t{1}>());
+}
+template <node Stop>
+auto range(const Stop& stop) {
+  return range(constant<std::int64_t{0}>(), stop, constant<std::int64_t{1}>());
+}
+template <std::int64_t A, std::int64_t... B>
+  requires(sizeof...(B) <= 2)
+auto range() {
+  if constexpr (sizeof...(B) == 0) {
+    return range(constant<A>());
+  } else {
+    return range(constant<A>(), constant<B>()...);
+  }
+}
+
+/// tf.data.Dataset.zip((a, b, ...)) of graph datasets: their components one after the other.
+template <graph_dataset... D>
+  requires(sizeof...(D) > 1 && (std::is_base_of_v<graph_dataset_base<D>, D> && ...))
+auto zip(const D&... inputs) {
+  return zipped_dataset<D...>(inputs...);
 }
 
 /// tf.data.Dataset.from_tensors((a, b, ...)) of nodes: one element.

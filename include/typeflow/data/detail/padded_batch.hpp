@@ -74,6 +74,8 @@ namespace detail {
 template <class N>
 constexpr bool integer_scalar = std::is_integral_v<value_type_of<N>> && !std::is_same_v<value_type_of<N>, bool> &&
                                 shape_of<N>::rank == 0;
+template <class N>
+using is_not_integer_scalar = std::bool_constant<!integer_scalar<N>>;
 
 /// A batch's first dim: static when the last batch is dropped and the size is a literal.
 template <bool Drop, class N>
