@@ -26,16 +26,8 @@ python=/usr/bin/python3   # Debian's, where python3-numpy and python3-pandas liv
 
 packages=(g++ make cmake libboost-dev libxtensor-dev libxtensor-blas-dev libopenblas-dev libcereal-dev
           libbenchmark-dev zlib1g-dev dataset-fashion-mnist python3-numpy python3-pandas)
-missing=()
-for p in "${packages[@]}"; do
-  [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" = installed ] || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  echo "run.sh: installing ${missing[*]}" >&2
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
-fi
+source "$root/benchmarks/common.sh"
+install_missing_packages "${packages[@]}"
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
   -DTYPEFLOW_BUILD_TESTS=OFF -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=ON >&2

@@ -12,7 +12,10 @@
 #include <typeflow/data/graph_dataset.hpp>
 #include <typeflow/typeflow.hpp>
 
+#include "drain.hpp"
+
 namespace tf = typeflow;
+using iterator_testing::drain;
 
 namespace {
 xt::xarray<float> rows(std::size_t n) {
@@ -243,20 +246,6 @@ TEST_CASE("host_copy copies a contiguous view from its first element, not its ar
   CHECK(whole(4, 1) == 41.0f);
 }
 
-namespace {
-// Runs `fetch` until OutOfRange, collecting each value.
-template <class S, class F>
-auto drain_all(S& sess, const F& f) {
-  std::vector<decltype(sess.run(f))> out;
-  for (;;) {
-    try {
-      out.push_back(sess.run(f));
-    } catch (const tf::out_of_range_error&) {
-      return out;
-    }
-  }
-}
-}  // namespace
 
 // range_test.py: testRange, testRangeWithStep, testNegativeStep, testStopLessThanStart.
 TEST_CASE("range(start, stop, step) of fed nodes, and range<stop>() of literals: TensorFlow's range tests") {
@@ -270,7 +259,7 @@ TEST_CASE("range(start, stop, step) of fed nodes, and range<stop>() of literals:
   tf::session sess(it.initializer(), v);
   auto run = [&](std::int64_t a, std::int64_t b, std::int64_t c) {
     sess.run(it.initializer(), tf::feed(start, a), tf::feed(stop, b), tf::feed(step, c));
-    return drain_all(sess, v);
+    return drain(sess, v);
   };
   CHECK(run(2, 5, 1) == std::vector<std::int64_t>{2, 3, 4});
   CHECK(run(2, 10, 3) == std::vector<std::int64_t>{2, 5, 8});
@@ -301,7 +290,7 @@ TEST_CASE("zip of graph datasets: the components one after the other, as long as
   static_assert(std::is_same_v<tf::value_type_of<decltype(n)>, std::int64_t>);
   tf::session sess(it.initializer(), x, y, n);
   sess.run(it.initializer(), tf::feed(a, rows(4)), tf::feed(b, labels(6)));
-  const auto got = drain_all(sess, tf::fetch(x, y, n));
+  const auto got = drain(sess, tf::fetch(x, y, n));
   REQUIRE(got.size() == 2);  // 4 rows of a; b has 5 after skip(1); range 100
   for (std::size_t k = 0; k < 2; ++k) {
     const auto& [xv, yv, nv] = got[k];
@@ -327,8 +316,8 @@ TEST_CASE("cache(): the passes after the first repeat the first, even over a res
   tf::session sess(cached_it.initializer(), plain_it.initializer(), c, p);
   sess.run(cached_it.initializer(), tf::feed(values, labels(20)));
   sess.run(plain_it.initializer(), tf::feed(values, labels(20)));
-  const auto cv = drain_all(sess, c);
-  const auto pv = drain_all(sess, p);
+  const auto cv = drain(sess, c);
+  const auto pv = drain(sess, p);
   REQUIRE(cv.size() == 60);
   REQUIRE(pv.size() == 40);
   const std::vector<std::int32_t> first(cv.begin(), cv.begin() + 20);

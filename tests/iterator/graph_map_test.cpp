@@ -16,23 +16,11 @@
 #include <typeflow/typeflow.hpp>
 
 #include "../support/checkpoint_testing.hpp"
+#include "drain.hpp"
 
 namespace tf = typeflow;
 
-namespace {
-// Runs fetch until OutOfRange, collecting each value.
-template <class S, class F>
-auto drain(S& sess, const F& f) {
-  std::vector<decltype(sess.run(f))> out;
-  for (;;) {
-    try {
-      out.push_back(sess.run(f));
-    } catch (const tf::out_of_range_error&) {
-      return out;
-    }
-  }
-}
-}  // namespace
+using iterator_testing::drain;
 
 // map_test.py testMapDataset: three components squared, repeated `count` times.
 TEST_CASE("map(fn) per element: TensorFlow's testMapDataset (components squared, repeated)") {
