@@ -8,6 +8,7 @@
 #include "typeflow/data/dataset/map.hpp"
 #include "typeflow/data/dataset/prefetch.hpp"
 #include "typeflow/data/dataset/repeat.hpp"
+#include "typeflow/data/dataset/shard.hpp"
 #include "typeflow/data/dataset/shuffle.hpp"
 #include "typeflow/data/dataset/sources.hpp"
 #include "typeflow/data/dataset/state.hpp"

@@ -72,6 +72,7 @@ template <class D> class shuffle_dataset;
 template <class D> class repeat_dataset;
 template <class D> class take_dataset;
 template <class D> class skip_dataset;
+template <class D> class shard_dataset;
 template <class D, class F> class map_dataset;
 template <class D, class P> class filter_dataset;
 template <class D> class cache_dataset;
@@ -110,6 +111,8 @@ class dataset_base {
   auto take(std::int64_t count) const { return take_dataset<D>(self(), count); }
   /// Dataset.skip(count): -1 skips everything.
   auto skip(std::int64_t count) const { return skip_dataset<D>(self(), count); }
+  /// Dataset.shard(num_shards, index): the elements i with i % num_shards == index.
+  auto shard(std::int64_t num_shards, std::int64_t index) const { return shard_dataset<D>(self(), num_shards, index); }
   /// Dataset.map(f): f(components...) or f(element) returning a tuple of xarrays or one array.
   template <class F>
   auto map(F f) const {
