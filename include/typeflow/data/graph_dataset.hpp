@@ -56,6 +56,16 @@ template <std::ptrdiff_t D0, std::ptrdiff_t... D>
 struct tail_shape<shape<D0, D...>> {
   using type = shape<D...>;
 };
+/// A literal integer node's value (1 for any other node: nothing to check at compile time).
+template <class N>
+constexpr std::int64_t literal_count() {
+  if constexpr (literal_node_type<N> && integer_scalar<N>) {
+    return static_cast<std::int64_t>(N::value);
+  } else {
+    return 1;
+  }
+}
+
 template <class Spec, std::ptrdiff_t B>
 struct batched_spec;
 template <class... C, std::ptrdiff_t B>
@@ -72,6 +82,18 @@ class graph_dataset_base;
 /// A stage of a graph dataset: Inner transformed by Op with the parameter nodes P...
 template <class Inner, class Op, class... P>
 class transformed_dataset;
+
+/// In a diagnostic: shard<NumShards, Index>() (or literal nodes) with NumShards <= 0.
+template <std::int64_t NumShards>
+struct shard_num_shards_must_be_greater_than_zero {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: shard<NumShards, Index>() (or literal nodes) with Index outside
+/// [0, NumShards).
+template <std::int64_t NumShards, std::int64_t Index>
+struct shard_index_must_be_in_0_to_num_shards {
+  static constexpr bool value = false;
+};
 
 /// from_tensor_slices of nodes: component K is node K's value sliced along its first dim.
 template <class... N>
@@ -108,10 +130,12 @@ class node_tensors_dataset : public graph_dataset_base<node_tensors_dataset<N...
 };
 
 namespace ops_tag {
+// Each tag: spec<Spec, P...>, the element structure after the stage over Spec with the
+// parameter nodes P...; apply(host, p...), the stage over the host dataset with their values.
 template <bool Drop>
 struct batch {
-  template <class Spec, class N>
-  using spec = typename detail::batched_spec<Spec, detail::batch_dim<Drop, N>()>::type;
+  template <class Spec, class... N>
+  using spec = typename detail::batched_spec<Spec, detail::batch_dim<Drop, N...>()>::type;
   template <class Host>
   static auto apply(const Host& h, std::int64_t n) {
     return h.batch(n, Drop);
@@ -119,7 +143,7 @@ struct batch {
 };
 template <std::int64_t Seed, bool Reshuffle>
 struct shuffle {
-  template <class Spec, class N>
+  template <class Spec, class...>
   using spec = Spec;
   template <class Host>
   static auto apply(const Host& h, std::int64_t buffer_size) {
@@ -128,7 +152,7 @@ struct shuffle {
 };
 #define TYPEFLOW_DATA_COUNT_STAGE(name)              \
   struct name {                                      \
-    template <class Spec, class N>                   \
+    template <class Spec, class...>                  \
     using spec = Spec;                               \
     template <class Host>                            \
     static auto apply(const Host& h, std::int64_t n) { \
@@ -140,33 +164,43 @@ TYPEFLOW_DATA_COUNT_STAGE(take)
 TYPEFLOW_DATA_COUNT_STAGE(skip)
 TYPEFLOW_DATA_COUNT_STAGE(prefetch)
 #undef TYPEFLOW_DATA_COUNT_STAGE
+struct shard {
+  template <class Spec, class...>
+  using spec = Spec;
+  template <class Host>
+  static auto apply(const Host& h, std::int64_t num_shards, std::int64_t index) {
+    return h.shard(num_shards, index);
+  }
+};
 }  // namespace ops_tag
 
-template <class Inner, class Op, class P>
-class transformed_dataset<Inner, Op, P> : public graph_dataset_base<transformed_dataset<Inner, Op, P>> {
+template <class Inner, class Op, class... P>
+class transformed_dataset : public graph_dataset_base<transformed_dataset<Inner, Op, P...>> {
+  using params = mp::mp_list<P...>;
+
  public:
-  using spec = typename Op::template spec<typename Inner::spec, P>;
-  using inputs = mp::mp_unique<mp::mp_push_back<typename Inner::inputs, P>>;
-  transformed_dataset(const Inner& inner, const P& p) : inner_(inner), p_(p) {}
+  using spec = typename Op::template spec<typename Inner::spec, P...>;
+  using inputs = mp::mp_unique<mp::mp_append<typename Inner::inputs, params>>;
+  transformed_dataset(const Inner& inner, const P&... p) : inner_(inner), params_(p...) {}
   auto input_nodes() const {
     return [&]<class... In>(mp::mp_list<In...>) { return std::tuple<In...>(find<In>()...); }(inputs{});
   }
   template <class Ctx>
   static auto make_dataset(Ctx& ctx) {
-    return Op::apply(Inner::make_dataset(ctx), detail::integer_value(ctx.template value<P>()));
+    return Op::apply(Inner::make_dataset(ctx), detail::integer_value(ctx.template value<P>())...);
   }
 
  private:
   template <class In>
   In find() const {
-    if constexpr (std::is_same_v<In, P>) {
-      return p_;
+    if constexpr (mp::mp_contains<params, In>::value) {
+      return std::get<mp::mp_find<params, In>::value>(params_);
     } else {
       return std::get<In>(inner_.input_nodes());
     }
   }
   Inner inner_;
-  P p_;
+  std::tuple<P...> params_;
 };
 
 /// The transformations of graph datasets, as TensorFlow's Dataset methods. Each parameter
@@ -259,6 +293,28 @@ class graph_dataset_base {
   auto skip(const N& count) const {
     return stage<ops_tag::skip>(count);
   }
+  /// shard(num_shards, index): the elements i with i % num_shards == index (TensorFlow's
+  /// Dataset.shard), integer scalar nodes; their checks (InvalidArgument naming the values)
+  /// at the initializer's run. shard<num_shards, index>() of literals: checked at compile time.
+  template <node N, node I>
+  auto shard(const N& num_shards, const I& index) const {
+    if constexpr (detail::literal_count<N>() <= 0) {
+      static_assert(shard_num_shards_must_be_greater_than_zero<detail::literal_count<N>()>::value,
+                    "shard(num_shards, index): num_shards must be greater than zero");
+      return static_cast<const D&>(*this);  // inert: the error above is the one to read
+    } else if constexpr (literal_node_type<N> && literal_node_type<I> &&
+                         (detail::literal_count<I>() < 0 || detail::literal_count<I>() >= detail::literal_count<N>())) {
+      static_assert(shard_index_must_be_in_0_to_num_shards<detail::literal_count<N>(), detail::literal_count<I>()>::value,
+                    "shard(num_shards, index): index must be at least 0 and less than num_shards");
+      return static_cast<const D&>(*this);  // inert
+    } else {
+      return stage<ops_tag::shard>(num_shards, index);
+    }
+  }
+  template <std::int64_t NumShards, std::int64_t Index>
+  auto shard() const {
+    return shard(constant<NumShards>(), constant<Index>());
+  }
   /// prefetch(n): a background thread keeps n elements ready.
   template <node N>
   auto prefetch(const N& buffer_size) const {
@@ -276,14 +332,17 @@ class graph_dataset_base {
   }
 
  private:
-  template <class Op, class N>
-  auto stage(const N& n) const {
-    if constexpr (!detail::integer_scalar<N>) {
-      static_assert(dataset_parameter_must_be_an_integer_scalar<label_of<N>(), value_type_of<N>, shape_of<N>>::value,
+  template <class Op, class... N>
+  auto stage(const N&... n) const {
+    using params = mp::mp_list<N...>;
+    constexpr std::size_t bad = mp::mp_find_if<params, detail::is_not_integer_scalar>::value;
+    if constexpr (bad < sizeof...(N)) {
+      using B = mp::mp_at_c<params, bad>;
+      static_assert(dataset_parameter_must_be_an_integer_scalar<label_of<B>(), value_type_of<B>, shape_of<B>>::value,
                     "a dataset's batch size, buffer size or count must be an integer scalar node");
       return static_cast<const D&>(*this);  // inert: the error above is the one to read
     } else {
-      return transformed_dataset<D, Op, N>(static_cast<const D&>(*this), n);
+      return transformed_dataset<D, Op, N...>(static_cast<const D&>(*this), n...);
     }
   }
 };

@@ -143,8 +143,8 @@ template <bool Drop, class Pad>
 struct padded_batch;
 template <bool Drop, class... P>
 struct padded_batch<Drop, pad_to<P...>> {
-  template <class Spec, class N>
-  using spec = typename detail::padded_spec<Spec, detail::batch_dim<Drop, N>(), pad_to<P...>>::type;
+  template <class Spec, class... N>
+  using spec = typename detail::padded_spec<Spec, detail::batch_dim<Drop, N...>(), pad_to<P...>>::type;
   template <class Host>
   static auto apply(const Host& h, std::int64_t n) {
     return h.padded_batch(n, padded_shapes{std::vector<std::int64_t>(P::dims.begin(), P::dims.end())...}, Drop);
