@@ -1,10 +1,12 @@
 // A steady epoch of from_tensor_slices(60000x784 float, 60000 int32) -> shuffle(60000) ->
-// batch(32) [-> prefetch(2)] allocates nothing per batch: each stage hands storage back
-// and forth by swap, and every resize is to an equal size.
+// batch(32) [-> prefetch(2)], and a worker's shard() of such a pipeline, allocates nothing
+// per batch: each stage hands storage back and forth by swap, and every resize is to an
+// equal size.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <xtensor/xarray.hpp>
@@ -66,4 +68,37 @@ TEST_CASE("from_tensor_slices -> shuffle -> batch -> prefetch: no allocation per
   const auto shuffled = td::from_tensor_slices(std::move(x), std::move(y)).shuffle(60000, 42).batch(batch);
   check_epoch(shuffled);
   check_epoch(shuffled.prefetch(2));
+}
+
+TEST_CASE("from_tensor_slices -> shuffle -> shard -> batch -> prefetch: no allocation per batch in a worker's steady epoch") {
+  constexpr std::size_t n = 6400, workers = 2, worker = 1;
+  xt::xarray<float> x = xt::xarray<float>::from_shape({n, width});
+  xt::xarray<std::int32_t> y = xt::xarray<std::int32_t>::from_shape({n});
+  for (std::size_t i = 0; i < n; ++i) {
+    y(i) = static_cast<std::int32_t>(i);
+    for (std::size_t j = 0; j < width; ++j) x(i, j) = static_cast<float>(j == 0 ? i : i % 7);
+  }
+  const auto sharded = td::from_tensor_slices(std::move(x), std::move(y)).shuffle(n, 42).shard(workers, worker).batch(batch);
+  auto epoch = [&](const auto& ds) {
+    auto it = ds.make_iterator();
+    typename std::decay_t<decltype(ds)>::element_type out;
+    std::size_t batches = 0, mismatched = 0;
+    long before = 0;
+    while (it.next(out)) {
+      const auto& [bx, by] = out;
+      REQUIRE(bx.shape()[0] == batch);
+      for (std::size_t b = 0; b < batch; ++b) {
+        const auto label = static_cast<std::size_t>(by(b));
+        mismatched += label >= n || bx(b, 0) != static_cast<float>(label) || bx(b, width - 1) != static_cast<float>(label % 7);
+      }
+      if (++batches == 8) before = allocation_count();  // storage has settled
+    }
+    CHECK(mismatched == 0);
+    CHECK(batches == n / workers / batch);
+    return allocation_count() - before;
+  };
+  const long at_start = allocation_count();
+  CHECK(epoch(sharded) == 0);
+  CHECK(allocation_count() > at_start);  // the counter sees the first batches' allocations
+  CHECK(epoch(sharded.prefetch(2)) == 0);
 }

@@ -8,6 +8,10 @@
 #include <tuple>
 #include <vector>
 
+#include <xtensor/xarray.hpp>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
+
 #include <typeflow/data/dataset.hpp>
 
 #include "dataset_testing.hpp"
@@ -19,6 +23,16 @@ using typeflow_test::scalars;
 using i64 = std::int64_t;
 
 static_assert(td::dataset<decltype(td::range(10).shard(5, 2))>);
+static_assert(!td::row_indexed<decltype(td::range(10).shard(5, 2))>);
+static_assert(td::row_indexed<decltype(td::from_tensor_slices(xt::xarray<i64>{1, 2}).shuffle(2, 1).shard(2, 0))>);
+
+namespace {
+xt::xarray<float> features(std::size_t n) {
+  xt::xarray<float> x = xt::arange<float>(static_cast<float>(n * 3));
+  x.reshape({n, 3});
+  return x;
+}
+}  // namespace
 
 TEST_CASE("shard keeps the elements i with i % num_shards == index (shard_test.py)") {
   CHECK(scalars(td::range(10).shard(5, 2)) == std::vector<i64>{2, 7});  // testSimpleCase
@@ -70,6 +84,24 @@ TEST_CASE("the shards of a shuffled, repeated dataset partition each epoch, resh
   }
 }
 
+TEST_CASE("over from_tensor_slices, shard passes row indices: the elements of the element path, batched by row") {
+  constexpr std::size_t n = 11, k = 3, r = 1;
+  const auto shuffled = td::from_tensor_slices(features(n), xt::xarray<i64>(xt::arange<i64>(i64{n}))).shuffle(4, 5);
+  const auto all = drain(shuffled);
+  REQUIRE(all.size() == n);
+  const auto mine = drain(shuffled.shard(k, r));  // next(): a row index, then that row copied
+  REQUIRE(mine.size() == 4);                      // rows 1, 4, 7, 10 of the shuffled order
+  for (std::size_t j = 0; j < mine.size(); ++j) CHECK(mine[j] == all[r + j * k]);
+  const auto batches = drain(shuffled.shard(k, r).batch(3));  // batch() gathers the rows
+  REQUIRE(batches.size() == 2);
+  for (std::size_t j = 0; j < mine.size(); ++j) {
+    const auto& b = batches[j / 3];
+    CHECK(xt::xarray<float>(xt::view(std::get<0>(b), j % 3)) == std::get<0>(mine[j]));
+    CHECK(std::get<1>(b)(j % 3) == std::get<1>(mine[j])());
+  }
+  CHECK(std::get<1>(batches[1]).size() == 1);
+}
+
 TEST_CASE("a shard resumes at every position; another shard's state is rejected") {
   const auto check = [](const auto& ds) {
     using E = typename std::decay_t<decltype(ds)>::element_type;
@@ -89,6 +121,7 @@ TEST_CASE("a shard resumes at every position; another shard's state is rejected"
   check(td::range(10).shard(3, 1));
   check(td::range(7).shuffle(4, 1).shard(2, 1).repeat(3));  // shard's position reset per epoch
   check(td::range(7).shuffle(4, 1).repeat(3).shard(2, 0).batch(2));
+  check(td::from_tensor_slices(features(7), xt::xarray<i64>(xt::arange<i64>(7))).shuffle(4, 1).shard(3, 2).batch(2).repeat(2));
 
   auto rank1 = td::range(10).shard(2, 1).make_iterator();
   std::tuple<xt::xarray<i64>> e;

@@ -1,6 +1,7 @@
 // typeflow/data/dataset/shard.hpp — Dataset.shard(num_shards, index): one worker's share.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -8,6 +9,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/data/dataset/base.hpp"
 #include "typeflow/data/dataset/state.hpp"
+#include "typeflow/data/detail/rows.hpp"
 
 namespace typeflow::data {
 
@@ -15,7 +17,9 @@ namespace typeflow::data {
 /// (its checks and messages too). The shards of one input are disjoint and together are
 /// the input; shard k has n / num_shards elements, one more when k < n % num_shards. The
 /// iterator reads its input to the next kept element: after the last one, a next() reads
-/// the at most num_shards - 1 elements that remain before it returns false.
+/// the at most num_shards - 1 elements that remain before it returns false. Over a
+/// row-indexed input (a from_tensor_slices, shuffled or not) it passes row indices, so the
+/// rows of other shards are never copied and a batch() above gathers its rows directly.
 template <class D>
 class shard_dataset : public dataset_base<shard_dataset<D>> {
  public:
@@ -39,11 +43,24 @@ class shard_dataset : public dataset_base<shard_dataset<D>> {
    public:
     iterator(shard_dataset ds, iteration pass) : ds_(std::move(ds)), pass_(pass), in_(ds_.input_.make_iterator(pass)) {}
     bool next(element_type& out) {
+      if constexpr (row_indexed<D>) {
+        std::size_t r = 0;
+        if (!next_row(r)) return false;
+        detail::copy_row(ds_.input_.row_source().tensors(), r, out);
+        return true;
+      } else {
+        for (;;) {
+          if (!in_.next(out)) return false;
+          if (kept()) return true;
+        }
+      }
+    }
+    bool next_row(std::size_t& row)
+      requires row_indexed<D>
+    {
       for (;;) {
-        if (!in_.next(out)) return false;
-        const bool kept = next_index_ % ds_.num_shards_ == ds_.index_;
-        ++next_index_;
-        if (kept) return true;
+        if (!in_.next_row(row)) return false;
+        if (kept()) return true;
       }
     }
     /// The input's position, the count of input elements read, and which shard this is:
@@ -74,6 +91,8 @@ class shard_dataset : public dataset_base<shard_dataset<D>> {
     iteration pass() const { return pass_; }
 
    private:
+    // Whether the input element just read is this shard's; counts it.
+    bool kept() noexcept { return next_index_++ % ds_.num_shards_ == ds_.index_; }
     shard_dataset ds_;
     iteration pass_;
     typename D::iterator in_;
@@ -81,6 +100,12 @@ class shard_dataset : public dataset_base<shard_dataset<D>> {
   };
 
   iterator make_iterator(iteration pass = {}) const { return iterator(*this, pass); }
+  /// Over a row-indexed input: the sliced tensors whose row indices next_row() gives.
+  const auto& row_source() const noexcept
+    requires row_indexed<D>
+  {
+    return input_.row_source();
+  }
 
  private:
   D input_;
