@@ -3,6 +3,7 @@
 // shard_dataset_serialization_test.py (a position saved anywhere resumes exactly).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -82,6 +83,23 @@ TEST_CASE("the shards of a shuffled, repeated dataset partition each epoch, resh
     for (std::size_t j = static_cast<std::size_t>(r); j < all.size(); j += k) expected.push_back(all[j]);
     CHECK(mine == expected);
   }
+}
+
+TEST_CASE("take(n / k) after shard: every worker reads n / k elements, the epoch's last n % k dropped") {
+  constexpr i64 n = 11, k = 4;  // shards of 3, 3, 3 and 2
+  const auto order = scalars(td::range(n).shuffle(n, 3));
+  std::vector<i64> read;
+  for (i64 r = 0; r < k; ++r) {
+    const auto mine = scalars(td::range(n).shuffle(n, 3).shard(k, r).take(n / k));
+    REQUIRE(mine.size() == static_cast<std::size_t>(n / k));
+    read.insert(read.end(), mine.begin(), mine.end());
+  }
+  // Workers 0 to k-1 each read positions r, r + k, ...: together the first (n / k) * k
+  // positions of the shuffled epoch, the same on every worker.
+  std::vector<i64> first(order.begin(), order.begin() + (n / k) * k);
+  std::sort(read.begin(), read.end());
+  std::sort(first.begin(), first.end());
+  CHECK(read == first);
 }
 
 TEST_CASE("over from_tensor_slices, shard passes row indices: the elements of the element path, batched by row") {

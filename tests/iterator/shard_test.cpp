@@ -174,6 +174,14 @@ TEST_CASE("An uneven epoch: take(n / k) after shard gives every worker the same 
   constexpr std::size_t n = 10, epochs = 2;
   constexpr i64 k = 3;
   const auto examples_value = iota32(n);
+  // The unsharded pipeline's epochs (the same seed; the same pass numbers under repeat()).
+  auto all_examples = tf::placeholder<"examples", std::int32_t, tf::shape<tf::dyn>>();
+  auto reference = tf::data::make_initializable_iterator<"reference">(
+      tf::data::from_tensor_slices(all_examples).shuffle<1000, 7>().repeat());
+  tf::session ref(reference.initializer(), reference.get_next());
+  ref.run(reference.initializer(), tf::feed(all_examples, examples_value));
+  std::vector<i64> all;
+  for (std::size_t i = 0; i < n * epochs; ++i) all.push_back(ref.run(reference.get_next()));
   std::vector<std::vector<i64>> steps_of(k), steps_without_take(k);
   for (i64 rank = 0; rank < k; ++rank) {
     // [snippet shard_workers]
@@ -193,8 +201,11 @@ TEST_CASE("An uneven epoch: take(n / k) after shard gives every worker the same 
              tf::feed(worker, rank), tf::feed(per_worker, static_cast<std::int64_t>(n) / k));
     // [/snippet shard_workers]
     // Each worker: 3 examples an epoch, 1 batch of 2; its epoch ends where the others' do.
+    // Worker r's batch of epoch e: positions r and r + k of the unsharded epoch e.
     for (std::size_t e = 0; e < epochs; ++e) {
       const auto batch = sess.run(batches.get_next());
+      CHECK(batch(0) == all[e * n + static_cast<std::size_t>(rank)]);
+      CHECK(batch(1) == all[e * n + static_cast<std::size_t>(rank + k)]);
       steps_of[static_cast<std::size_t>(rank)].insert(steps_of[static_cast<std::size_t>(rank)].end(), batch.begin(), batch.end());
     }
     // Without take, batch(drop_remainder) alone leaves the shards of 4, 3, 3 examples 2, 1
