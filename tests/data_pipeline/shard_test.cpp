@@ -57,16 +57,16 @@ TEST_CASE("shard keeps the elements i with i % num_shards == index (shard_test.p
 TEST_CASE("shard's arguments are checked as TensorFlow checks them, the message naming the values") {
   // testOffsetGreaterNumShards, testNegativeOffset, testNegativeNumShards, testZeroNumShards
   CHECK_THROWS_WITH_AS(td::range(10).shard(5, 7),
-                       "InvalidArgument: shard: index must be between 0 and 4 (currently index = 7, num_shards = 5)",
+                       "InvalidArgument: shard: Index must be between 0 and 4 (currently index = 7)",
                        typeflow::invalid_argument_error);
   CHECK_THROWS_WITH_AS(td::range(10).shard(5, -3),
-                       "InvalidArgument: shard: index must be between 0 and 4 (currently index = -3, num_shards = 5)",
+                       "InvalidArgument: shard: Index must be between 0 and 4 (currently index = -3)",
                        typeflow::invalid_argument_error);
   CHECK_THROWS_WITH_AS(td::range(10).shard(-3, 1),
-                       "InvalidArgument: shard: the number of shards must be greater than zero (currently num_shards = -3)",
+                       "InvalidArgument: shard: Number of shards must be greater than zero (currently num_shards = -3)",
                        typeflow::invalid_argument_error);
   CHECK_THROWS_WITH_AS(td::range(10).shard(0, 1),
-                       "InvalidArgument: shard: the number of shards must be greater than zero (currently num_shards = 0)",
+                       "InvalidArgument: shard: Number of shards must be greater than zero (currently num_shards = 0)",
                        typeflow::invalid_argument_error);
   CHECK_THROWS_AS(td::range(10).shard(5, 5), typeflow::invalid_argument_error);
 }

@@ -93,19 +93,19 @@ TEST_CASE("shard(num_shards, index) of fed placeholders: TensorFlow's InvalidArg
 
   // testOffsetGreaterNumShards, testNegativeOffset, testNegativeNumShards, testZeroNumShards
   CHECK(invalid_argument_of([&] { init(5, 7); }) ==
-        "InvalidArgument: shard: index must be between 0 and 4 (currently index = 7, num_shards = 5)");
+        "InvalidArgument: shard: Index must be between 0 and 4 (currently index = 7)");
   CHECK(invalid_argument_of([&] { init(5, -3); }) ==
-        "InvalidArgument: shard: index must be between 0 and 4 (currently index = -3, num_shards = 5)");
+        "InvalidArgument: shard: Index must be between 0 and 4 (currently index = -3)");
   CHECK(invalid_argument_of([&] { init(-3, 1); }) ==
-        "InvalidArgument: shard: the number of shards must be greater than zero (currently num_shards = -3)");
+        "InvalidArgument: shard: Number of shards must be greater than zero (currently num_shards = -3)");
   CHECK(invalid_argument_of([&] { init(0, 1); }) ==
-        "InvalidArgument: shard: the number of shards must be greater than zero (currently num_shards = 0)");
+        "InvalidArgument: shard: Number of shards must be greater than zero (currently num_shards = 0)");
   CHECK(invalid_argument_of([&] { init(5, 5); }) != "(no error)");
   // One placeholder for both: index == num_shards.
   auto both = tf::data::make_initializable_iterator<"sh_both">(tf::data::range<10>().shard(num_shards, num_shards));
   tf::session s2(both.initializer());
   CHECK(invalid_argument_of([&] { s2.run(both.initializer(), tf::feed(num_shards, i64{3})); }) ==
-        "InvalidArgument: shard: index must be between 0 and 2 (currently index = 3, num_shards = 3)");
+        "InvalidArgument: shard: Index must be between 0 and 2 (currently index = 3)");
 }
 
 // k workers, simulated as k sessions of one graph, each fed its own index: the shards of

@@ -28,12 +28,11 @@ class shard_dataset : public dataset_base<shard_dataset<D>> {
   shard_dataset(D input, std::int64_t num_shards, std::int64_t index)
       : input_(std::move(input)), num_shards_(num_shards), index_(index) {
     if (num_shards <= 0)
-      throw invalid_argument_error("shard: the number of shards must be greater than zero (currently num_shards = " +
+      throw invalid_argument_error("shard: Number of shards must be greater than zero (currently num_shards = " +
                                    std::to_string(num_shards) + ")");
     if (index < 0 || index >= num_shards)
-      throw invalid_argument_error("shard: index must be between 0 and " + std::to_string(num_shards - 1) +
-                                   " (currently index = " + std::to_string(index) +
-                                   ", num_shards = " + std::to_string(num_shards) + ")");
+      throw invalid_argument_error("shard: Index must be between 0 and " + std::to_string(num_shards - 1) +
+                                   " (currently index = " + std::to_string(index) + ")");
   }
 
   std::int64_t num_shards() const noexcept { return num_shards_; }
