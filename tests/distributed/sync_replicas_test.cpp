@@ -22,14 +22,16 @@
 
 namespace tf = typeflow;
 
-// MPI's profiling interface: this definition of MPI_Allreduce takes the place of the
-// library's, counts the calls, and forwards them to PMPI_Allreduce.
+// MPI's profiling interface: this definition of MPI_Iallreduce (the non-blocking allreduce
+// that typeflow's collectives start, then wait for within the communicator's timeout) takes
+// the place of the library's, counts the calls, and forwards them to PMPI_Iallreduce.
 namespace {
 long allreduce_calls = 0;
 }  // namespace
-extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
   ++allreduce_calls;
-  return PMPI_Allreduce(send, receive, count, type, op, comm);
+  return PMPI_Iallreduce(send, receive, count, type, op, comm, request);
 }
 
 namespace {
