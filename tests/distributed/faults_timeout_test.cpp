@@ -23,7 +23,9 @@ namespace tf = typeflow;
 using seconds = std::chrono::duration<double>;
 
 TEST_CASE("a rank that stops calling collectives makes the others fail within the timeout") {
-  tf::distributed::communicator comm(MPI_COMM_WORLD, std::chrono::seconds(2));
+  // [snippet timeout]
+  tf::distributed::communicator comm(MPI_COMM_WORLD, std::chrono::seconds(2));  // 60 s unless given
+  // [/snippet timeout]
   CHECK(comm.timeout() == std::chrono::seconds(2));
   auto [x, y, w, b, loss] = typeflow_test::small_model();
   auto train_op = tf::distributed::sync_replicas(tf::train::adam(0.01), comm).minimize(loss);
