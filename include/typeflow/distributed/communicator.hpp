@@ -170,8 +170,8 @@ class communicator {
   /// Runs one non-blocking collective call over native(), `start(MPI_Request*)` returning
   /// its MPI status (`MPI_Iallreduce(..., native(), request)`), and waits for it within
   /// timeout(), polling MPI_Test: continuously for the first 20 ms, so that a collective
-  /// of a balanced step completes with no added delay, then with sleeps growing from
-  /// 50 us to 2 ms, so that a rank waiting for a slow one leaves its core to it. `what`
+  /// completing within them is seen complete at once, then with sleeps growing from 50 us
+  /// to 2 ms, so that a rank waiting for a slow one leaves its core to it. `what`
   /// names the operation in the errors:
   /// - deadline_exceeded_error when it has not completed in time ("MPI_Allreduce of the
   ///   gradients did not complete within 60 s on rank 0 of 2 ..."), internal_error when MPI
