@@ -19,6 +19,7 @@
 #include <typeflow/saved_model/builder.hpp>
 #include <typeflow/typeflow.hpp>
 
+#include "mpi_main.hpp"
 #include "small_model.hpp"
 
 namespace tf = typeflow;
@@ -169,11 +170,4 @@ TEST_CASE("a restore on the chief is broadcast; a failed one throws everywhere a
   CHECK(tf::distributed::variables_checksum(sess) == before);
 }
 
-int main(int argc, char** argv) {
-  tf::distributed::environment env(&argc, &argv);
-  doctest::Context context(argc, argv);
-  const int failed = context.run();
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any_failed;
-}
+int main(int argc, char** argv) { return typeflow_test::run_tests_on_every_rank(argc, argv); }

@@ -22,6 +22,7 @@
 #include <typeflow/distributed/sync_replicas.hpp>
 #include <typeflow/typeflow.hpp>
 
+#include "mpi_main.hpp"
 #include "small_model.hpp"
 
 namespace tf = typeflow;
@@ -92,11 +93,4 @@ TEST_CASE("a job restarted from the chief's checkpoint ends as the uninterrupted
   if (comm.is_chief()) fs::remove_all(dir);
 }
 
-int main(int argc, char** argv) {
-  tf::distributed::environment env(&argc, &argv);
-  doctest::Context context(argc, argv);
-  const int failed = context.run();
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any_failed;
-}
+int main(int argc, char** argv) { return typeflow_test::run_tests_on_every_rank(argc, argv); }

@@ -19,6 +19,7 @@
 #include <typeflow/typeflow.hpp>
 
 #include "../support/allocation_counter.hpp"
+#include "mpi_main.hpp"
 
 namespace tf = typeflow;
 
@@ -236,11 +237,4 @@ TEST_CASE("a synchronous step allocates nothing once its buffer exists, and make
   CHECK(allreduce_calls - calls_before == 5);  // the four variables' gradients in one call a step
 }
 
-int main(int argc, char** argv) {
-  tf::distributed::environment env(&argc, &argv);
-  doctest::Context context(argc, argv);
-  const int failed = context.run();
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any_failed;
-}
+int main(int argc, char** argv) { return typeflow_test::run_tests_on_every_rank(argc, argv); }
