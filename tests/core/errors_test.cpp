@@ -21,8 +21,28 @@ TEST_CASE("each error class carries its code and prefixes what() with the code's
   check(tf::internal_error("m"), tf::error_code::internal, "Internal: m");
   check(tf::cancelled_error("m"), tf::error_code::cancelled, "Cancelled: m");
   check(tf::unknown_error("m"), tf::error_code::unknown, "Unknown: m");
+  check(tf::deadline_exceeded_error("m"), tf::error_code::deadline_exceeded, "DeadlineExceeded: m");
+  check(tf::aborted_error("m"), tf::error_code::aborted, "Aborted: m");
   static_assert(std::is_base_of_v<std::runtime_error, tf::error>);
   static_assert(std::is_base_of_v<tf::error, tf::data_loss_error>);
+}
+
+TEST_CASE("throw_error raises the class of a code, with the message") {
+  for (const auto code : {tf::error_code::cancelled, tf::error_code::unknown, tf::error_code::invalid_argument,
+                          tf::error_code::deadline_exceeded, tf::error_code::not_found, tf::error_code::already_exists,
+                          tf::error_code::failed_precondition, tf::error_code::aborted, tf::error_code::out_of_range,
+                          tf::error_code::unimplemented, tf::error_code::internal, tf::error_code::data_loss}) {
+    try {
+      tf::throw_error(code, "m");
+    } catch (const tf::error& e) {
+      CHECK(e.code() == code);
+      CHECK(e.message() == "m");
+    }
+  }
+  CHECK_THROWS_AS(tf::throw_error(tf::error_code::deadline_exceeded, "m"), tf::deadline_exceeded_error);
+  CHECK_THROWS_AS(tf::throw_error(tf::error_code::aborted, "m"), tf::aborted_error);
+  CHECK_THROWS_AS(tf::throw_error(tf::error_code::data_loss, "m"), tf::data_loss_error);
+  CHECK_THROWS_WITH_AS(tf::throw_error(static_cast<tf::error_code>(99), "m"), "Unknown: m", tf::unknown_error);
 }
 
 TEST_CASE("a named constant defined twice with other values in one graph is refused, naming it") {

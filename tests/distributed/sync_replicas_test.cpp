@@ -19,17 +19,20 @@
 #include <typeflow/typeflow.hpp>
 
 #include "../support/allocation_counter.hpp"
+#include "mpi_main.hpp"
 
 namespace tf = typeflow;
 
-// MPI's profiling interface: this definition of MPI_Allreduce takes the place of the
-// library's, counts the calls, and forwards them to PMPI_Allreduce.
+// MPI's profiling interface: this definition of MPI_Iallreduce (the non-blocking allreduce
+// that typeflow's collectives start, then wait for within the communicator's timeout) takes
+// the place of the library's, counts the calls, and forwards them to PMPI_Iallreduce.
 namespace {
 long allreduce_calls = 0;
 }  // namespace
-extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
   ++allreduce_calls;
-  return PMPI_Allreduce(send, receive, count, type, op, comm);
+  return PMPI_Iallreduce(send, receive, count, type, op, comm, request);
 }
 
 namespace {
@@ -234,11 +237,4 @@ TEST_CASE("a synchronous step allocates nothing once its buffer exists, and make
   CHECK(allreduce_calls - calls_before == 5);  // the four variables' gradients in one call a step
 }
 
-int main(int argc, char** argv) {
-  tf::distributed::environment env(&argc, &argv);
-  doctest::Context context(argc, argv);
-  const int failed = context.run();
-  int any_failed = 0;
-  MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any_failed;
-}
+int main(int argc, char** argv) { return typeflow_test::run_tests_on_every_rank(argc, argv); }

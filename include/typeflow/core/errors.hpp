@@ -14,9 +14,11 @@ enum class error_code {
   cancelled = 1,
   unknown = 2,
   invalid_argument = 3,
+  deadline_exceeded = 4,
   not_found = 5,
   already_exists = 6,
   failed_precondition = 9,
+  aborted = 10,
   out_of_range = 11,
   unimplemented = 12,
   internal = 13,
@@ -28,9 +30,11 @@ constexpr std::string_view error_code_name(error_code c) noexcept {
     case error_code::cancelled: return "Cancelled";
     case error_code::unknown: return "Unknown";
     case error_code::invalid_argument: return "InvalidArgument";
+    case error_code::deadline_exceeded: return "DeadlineExceeded";
     case error_code::not_found: return "NotFound";
     case error_code::already_exists: return "AlreadyExists";
     case error_code::failed_precondition: return "FailedPrecondition";
+    case error_code::aborted: return "Aborted";
     case error_code::out_of_range: return "OutOfRange";
     case error_code::unimplemented: return "Unimplemented";
     case error_code::internal: return "Internal";
@@ -64,14 +68,36 @@ class error : public std::runtime_error {
 TYPEFLOW_DEFINE_ERROR(cancelled_error, error_code::cancelled)
 TYPEFLOW_DEFINE_ERROR(unknown_error, error_code::unknown)
 TYPEFLOW_DEFINE_ERROR(invalid_argument_error, error_code::invalid_argument)
+TYPEFLOW_DEFINE_ERROR(deadline_exceeded_error, error_code::deadline_exceeded)
 TYPEFLOW_DEFINE_ERROR(not_found_error, error_code::not_found)
 TYPEFLOW_DEFINE_ERROR(already_exists_error, error_code::already_exists)
 TYPEFLOW_DEFINE_ERROR(failed_precondition_error, error_code::failed_precondition)
+TYPEFLOW_DEFINE_ERROR(aborted_error, error_code::aborted)
 TYPEFLOW_DEFINE_ERROR(out_of_range_error, error_code::out_of_range)
 TYPEFLOW_DEFINE_ERROR(unimplemented_error, error_code::unimplemented)
 TYPEFLOW_DEFINE_ERROR(internal_error, error_code::internal)
 TYPEFLOW_DEFINE_ERROR(data_loss_error, error_code::data_loss)
 
 #undef TYPEFLOW_DEFINE_ERROR
+
+/// Throws the error class of `code` with `message` (an unknown code: unknown_error), e.g. to
+/// raise in one process the error another one reported as its code and message.
+[[noreturn]] inline void throw_error(error_code code, const std::string& message) {
+  switch (code) {
+    case error_code::cancelled: throw cancelled_error(message);
+    case error_code::unknown: throw unknown_error(message);
+    case error_code::invalid_argument: throw invalid_argument_error(message);
+    case error_code::deadline_exceeded: throw deadline_exceeded_error(message);
+    case error_code::not_found: throw not_found_error(message);
+    case error_code::already_exists: throw already_exists_error(message);
+    case error_code::failed_precondition: throw failed_precondition_error(message);
+    case error_code::aborted: throw aborted_error(message);
+    case error_code::out_of_range: throw out_of_range_error(message);
+    case error_code::unimplemented: throw unimplemented_error(message);
+    case error_code::internal: throw internal_error(message);
+    case error_code::data_loss: throw data_loss_error(message);
+  }
+  throw unknown_error(message);
+}
 
 }  // namespace typeflow

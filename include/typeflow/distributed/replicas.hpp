@@ -63,7 +63,8 @@ std::string variable_name(std::size_t index) {
 }  // namespace detail
 
 /// Copies every variable of the session (value and initialized flag) from rank `root` to
-/// every rank of comm (Horovod's broadcast_global_variables(root_rank)). Every rank calls
+/// every rank of comm (Horovod's broadcast_global_variables(root_rank)), each broadcast
+/// bounded by the communicator's timeout (communicator::collective). Every rank calls
 /// it with a session of the same graph; run it after the chief initializes or restores,
 /// before the first step.
 template <class Session>
@@ -73,12 +74,16 @@ void broadcast_variables(Session& sess, const communicator& comm, int root = 0) 
                                  std::to_string(comm.size()) + " ranks of the communicator");
   mp::mp_for_each<typename Session::variables>([&](auto v) {
     auto& slot = sess.template slot<decltype(v)>();
+    const std::string what = "MPI_Bcast of variable " + std::string(decltype(v)::name.view());
     unsigned char initialized = slot.initialized ? 1 : 0;
-    detail::check_mpi(MPI_Bcast(&initialized, 1, MPI_UNSIGNED_CHAR, root, comm.native()), "MPI_Bcast");
+    comm.collective(what + "'s initialized flag", [&](MPI_Request* request) {
+      return MPI_Ibcast(&initialized, 1, MPI_UNSIGNED_CHAR, root, comm.native(), request);
+    });
     auto* data = train::detail::data_of(slot.value);
     const std::size_t bytes = train::detail::size_of(slot.value) * sizeof(*data);
-    detail::check_mpi(MPI_Bcast(static_cast<void*>(data), static_cast<int>(bytes), MPI_BYTE, root, comm.native()),
-                      "MPI_Bcast of a variable");
+    comm.collective(what, [&](MPI_Request* request) {
+      return MPI_Ibcast(static_cast<void*>(data), static_cast<int>(bytes), MPI_BYTE, root, comm.native(), request);
+    });
     slot.initialized = initialized != 0;
   });
 }
@@ -107,9 +112,10 @@ std::uint64_t check_replicas_identical(const Session& sess, const communicator& 
     both[i] = hashes[i];
     both[n + i] = ~hashes[i];
   }
-  detail::check_mpi(MPI_Allreduce(MPI_IN_PLACE, both.data(), static_cast<int>(2 * n), MPI_UINT64_T, MPI_MAX,
-                                  comm.native()),
-                    "MPI_Allreduce of the variables' hashes");
+  comm.collective("MPI_Allreduce of the variables' hashes", [&](MPI_Request* request) {
+    return MPI_Iallreduce(MPI_IN_PLACE, both.data(), static_cast<int>(2 * n), MPI_UINT64_T, MPI_MAX, comm.native(),
+                          request);
+  });
   for (std::size_t i = 0; i < n; ++i) {
     if (both[i] != ~both[n + i])
       throw internal_error("Replicas differ: variable " + detail::variable_name<Session>(i) +

@@ -9,8 +9,8 @@
 //   tf::distributed::bind(sess, comm);
 //
 // The update node evaluates the gradients of the wrapped optimizer, packs them all into one
-// buffer that the session keeps, averages it over the ranks with one MPI_Allreduce
-// (MPI_IN_PLACE), and applies the wrapped optimizer's update to the averaged values; the
+// buffer that the session keeps, averages it over the ranks with one MPI_Iallreduce
+// (MPI_IN_PLACE, waited for within the communicator's timeout), and applies the wrapped optimizer's update to the averaged values; the
 // global step is incremented once per aggregated step, on every rank alike. It reaches the
 // communicator through a resource node of the session ("<optimizer>/sync_replicas"), which
 // distributed::bind sets: nothing is program-wide. docs/distributed.md compares it with

@@ -44,13 +44,14 @@ class replica_group_state {
   std::vector<T> buffer_;
 };
 
-/// Sums buf[0, n) over the ranks of comm in place (one MPI_Allreduce), then divides by the
-/// number of ranks: the mean gradient.
+/// Sums buf[0, n) over the ranks of comm in place (one MPI_Iallreduce, waited for within the
+/// communicator's timeout), then divides by the number of ranks: the mean gradient.
 template <class T>
 void allreduce_mean(const communicator& comm, T* buf, std::size_t n) {
   if (comm.size() > 1) {
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type<T>(), MPI_SUM, comm.native()),
-              "MPI_Allreduce of the gradients");
+    comm.collective("MPI_Allreduce of the gradients", [&](MPI_Request* request) {
+      return MPI_Iallreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type<T>(), MPI_SUM, comm.native(), request);
+    });
     const T ranks = static_cast<T>(comm.size());
     for (std::size_t i = 0; i < n; ++i) buf[i] /= ranks;
   }
