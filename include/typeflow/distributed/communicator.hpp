@@ -43,7 +43,10 @@ inline void check_mpi(int code, const char* what) {
 }
 
 /// Whether a communicator of this process broke (a collective timed out or failed): read by
-/// `environment`'s destructor, which then aborts the job instead of finalizing MPI.
+/// `environment`'s destructor, which then aborts the job instead of finalizing MPI. It is
+/// process-wide because what it records is: MPI is initialized, finalized and aborted once
+/// per process, and a collective left pending on any communicator keeps MPI_Finalize
+/// waiting. It defines no node and holds no model state (DESIGN.md, rule 1).
 inline std::atomic<bool> communicator_broke{false};
 
 /// "2 s", "1500 ms": a timeout as the messages give it.
