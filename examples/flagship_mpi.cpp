@@ -59,7 +59,8 @@ std::vector<std::size_t> permutation(std::size_t n, std::uint64_t seed, std::int
 
 // The program's own MPI calls, on the communicator's duplicate (which returns errors).
 void check_mpi(int code, const char* what) {
-  if (code != MPI_SUCCESS) throw tf::internal_error(std::string(what) + " failed (MPI error " + std::to_string(code) + ")");
+  if (code != MPI_SUCCESS)
+    throw tf::internal_error(std::string(what) + " failed (MPI error " + std::to_string(code) + ")");
 }
 
 // Rank r's rows of a global batch of m rows over p ranks: [m r / p, m (r + 1) / p).
@@ -94,23 +95,27 @@ int main(int argc, char** argv) {
     std::printf("Fashion-MNIST: %zu training and %zu test images; %d ranks, global batch %zu\n", n, test.size(),
                 comm.size(), flagship::batch);
 
+  // [snippet flagship_mpi_graph]
   auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 784>>();
   auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<tf::dyn>>();
   auto scale = tf::placeholder<"loss_scale", float>();  // this rank's rows x ranks / global rows
   auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, flagship::model(x))) * scale;
   auto train_op = tf::distributed::sync_replicas(tf::train::gradient_descent(flagship::learning_rate), comm)
                       .minimize(loss, tf::train::global_step());
+  // [/snippet flagship_mpi_graph]
 
   auto test_x = tf::placeholder<"test_x", float, tf::shape<tf::dyn, 784>>();
   auto test_labels = tf::placeholder<"test_labels", std::int64_t, tf::shape<tf::dyn>>();
   auto accuracy =
       tf::reduce_mean(tf::cast<float>(tf::equal(tf::argmax<1>(flagship::model(test_x)), test_labels)));
 
+  // [snippet flagship_mpi_session]
   tf::session sess(train_op, loss, accuracy);
   tf::distributed::bind(sess, comm);
   sess.set_random_seed(flagship::graph_seed);
   sess.run(tf::global_variables_initializer());
   tf::distributed::broadcast_variables(sess, comm);  // every rank starts from the chief's
+  // [/snippet flagship_mpi_session]
 
   // This rank's part of the step's global batch: 32 rows of 64 on 2 ranks, 16 of the last 32.
   xt::xtensor<float, 2> xb = xt::zeros<float>({std::size_t{0}, std::size_t{784}});
@@ -121,11 +126,12 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   auto epoch_start = start;
   for (std::int64_t epoch = 0; epoch < epochs; ++epoch) {
-    const auto order = permutation(n, flagship::shuffle_seed, epoch);
+    // [snippet flagship_mpi_shard]
+    const auto order = permutation(n, flagship::shuffle_seed, epoch);  // the same on every rank
     double loss_sum = 0;  // of this rank's scaled losses: their sum over the ranks / ranks is the mean
     for (std::size_t s = 0; s < steps_per_epoch; ++s) {
-      const std::size_t m = std::min(flagship::batch, n - s * flagship::batch);
-      const auto [first, count] = shard_of(m, comm.rank(), comm.size());
+      const std::size_t m = std::min(flagship::batch, n - s * flagship::batch);  // 64, the last 32
+      const auto [first, count] = shard_of(m, comm.rank(), comm.size());       // rows [m r/p, m (r+1)/p)
       if (xb.shape(0) != count) {
         xb.resize({count, std::size_t{784}});
         yb.resize({count});
@@ -136,13 +142,14 @@ int main(int argc, char** argv) {
         yb(i) = train.labels[k];
       }
       const float weight = static_cast<float>(count * static_cast<std::size_t>(comm.size())) / static_cast<float>(m);
-      const float rank_loss =
-          std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xb), tf::feed(labels, yb), tf::feed(scale, weight)));
+      const float rank_loss = std::get<0>(
+          sess.run(tf::fetch(loss, train_op), tf::feed(x, xb), tf::feed(labels, yb), tf::feed(scale, weight)));
       loss_sum += rank_loss;
       display.update(++step, rank_loss);  // the chief's part of the batch
     }
     // The replicas applied the same averaged updates: their variables are bit-identical.
     const std::uint64_t checksum = tf::distributed::check_replicas_identical(sess, comm);
+    // [/snippet flagship_mpi_shard]
     double mean_loss = 0;
     check_mpi(MPI_Allreduce(&loss_sum, &mean_loss, 1, MPI_DOUBLE, MPI_SUM, comm.native()), "MPI_Allreduce of the loss");
     mean_loss /= static_cast<double>(comm.size()) * static_cast<double>(steps_per_epoch);
@@ -151,8 +158,8 @@ int main(int argc, char** argv) {
     // even when its own output goes to a file.
     if (chief)
       std::printf("%sepoch %lld: mean loss %.4f, %.3f s, replicas identical (checksum %016llx)\n",
-                  display.active() ? "\n" : "", static_cast<long long>(epoch + 1), mean_loss, std::chrono::duration<double>(now - epoch_start).count(),
-                  static_cast<unsigned long long>(checksum));
+                  display.active() ? "\n" : "", static_cast<long long>(epoch + 1), mean_loss,
+                  std::chrono::duration<double>(now - epoch_start).count(), static_cast<unsigned long long>(checksum));
     epoch_start = now;
   }
   display.finish();
