@@ -63,18 +63,24 @@ export OMP_WAIT_POLICY=PASSIVE OMP_NUM_THREADS=1
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
-# run MODE: one process (or job) of MODE, its output in $out/MODE.REP.txt
+# run MODE REP: one process (or job) of MODE, its output in $out/MODE.REP.txt, a failure's
+# exit status recorded there (a program that misses its accuracy still timed its epochs)
 run() {
   local mode=$1 rep=$2 log="$out/$1.$2.txt"
   echo "load $(cut -d' ' -f1 /proc/loadavg)" > "$log"
-  case $mode in
+  run_mode "$mode" 2>&1 | tr '\r' '\n' | grep -v '^step ' >> "$log" || true
+}
+run_mode() {
+  local status=0
+  case $1 in
     tf_1x1) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -np 1 "$bench" "$epochs" ;;
     tf_1x2) OPENBLAS_NUM_THREADS=2 mpirun "${mpirun_flags[@]}" -np 1 "$bench" "$epochs" ;;
     tf_2x1) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -np 2 "$bench" "$epochs" ;;
     tf_2x1_split) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -x ALLREDUCE_SPLIT=1 -np 2 "$bench" "$epochs" ;;
     torch_ddp_2) $python "$here/ddp_pytorch.py" 2 "$epochs" ;;
     torch_1) $python "$here/ddp_pytorch.py" 1 "$epochs" ;;
-  esac 2>&1 | tr '\r' '\n' | grep -v '^step ' >> "$log"
+  esac || status=$?
+  [ "$status" -eq 0 ] || echo "exit status $status"
 }
 
 modes=(tf_1x1 tf_1x2 tf_2x1 torch_ddp_2 torch_1 tf_2x1_split)
