@@ -17,20 +17,14 @@
 #include <typeflow/typeflow.hpp>
 
 #include "data/fashion_mnist.hpp"
+#include "flagship_model.hpp"
 
 namespace tf = typeflow;
-
-// The model, written once for any batch shape: the variables "hidden/kernel",
-// "hidden/bias", "logits/kernel" and "logits/bias" are the same nodes for every batch.
-template <class X>
-auto model(X x) {
-  auto hidden = tf::layers::dense<128, "hidden">(x, tf::activation::relu);
-  return tf::layers::dense<10, "logits">(hidden);
-}
+using flagship::model;
 
 int main(int argc, char** argv) {
   const std::int64_t epochs = argc > 1 ? std::atoi(argv[1]) : 1;
-  constexpr std::size_t batch = 64;
+  constexpr std::size_t batch = flagship::batch;
   const auto train = fashion_mnist::load("train");
   const auto test = fashion_mnist::load("t10k");
   std::printf("Fashion-MNIST: %zu training and %zu test images\n", train.size(), test.size());
@@ -41,7 +35,7 @@ int main(int argc, char** argv) {
   auto image_labels = tf::placeholder<"image_labels", std::int32_t, tf::shape<tf::dyn>>();
   auto epoch_count = tf::placeholder<"epochs", std::int64_t>();
   auto dataset = tf::data::from_tensor_slices(images, image_labels)
-                     .shuffle<60000, 7>()
+                     .shuffle<60000, flagship::shuffle_seed>()
                      .batch<batch>(tf::data::drop_remainder)
                      .repeat(epoch_count)
                      .prefetch<2>();
@@ -50,14 +44,14 @@ int main(int argc, char** argv) {
 
   auto logits = model(x);
   auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, logits));
-  auto train_op = tf::train::gradient_descent(0.1).minimize(loss);
+  auto train_op = tf::train::gradient_descent(flagship::learning_rate).minimize(loss);
 
   auto test_x = tf::placeholder<"test_x", float, tf::shape<tf::dyn, 784>>();
   auto test_labels = tf::placeholder<"test_labels", std::int64_t, tf::shape<tf::dyn>>();
   auto accuracy = tf::reduce_mean(tf::cast<float>(tf::equal(tf::argmax<1>(model(test_x)), test_labels)));
 
   tf::session sess(iterator.initializer(), train_op, accuracy);
-  sess.set_random_seed(42);  // tf.set_random_seed: the graph seed of unseeded initializers
+  sess.set_random_seed(flagship::graph_seed);  // tf.set_random_seed: the graph seed of unseeded initializers
   sess.run(tf::global_variables_initializer());
 
   const xt::xtensor<float, 2> train_images =
@@ -95,7 +89,7 @@ int main(int argc, char** argv) {
                 static_cast<long long>(epochs * steps_per_epoch));
     return 1;
   }
-  if (acc < 0.81f) {
+  if (acc < flagship::target_accuracy) {
     std::printf("FAILED: test accuracy below 81%%\n");
     return 1;
   }
