@@ -275,3 +275,20 @@ function(typeflow_add_header_tests include_dir)
     typeflow_configure_target(typeflow_mpi_header_tests)
   endif()
 endfunction()
+
+# How the tests and examples run a job of 2 MPI ranks (tests/distributed/, examples/):
+# TYPEFLOW_MPIEXEC, the command before the program, and TYPEFLOW_MPI_TEST_ENVIRONMENT, the
+# tests' environment. --oversubscribe lets 2 ranks start on a machine with fewer free
+# slots; Open MPI refuses to run as root unless told, so the flag and the environment that
+# allow it are given when configuring as root (CI). OpenBLAS runs in the ranks' threads.
+if(TARGET typeflow_mpi)
+  set(TYPEFLOW_MPIEXEC ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 --oversubscribe)
+  execute_process(COMMAND id -u OUTPUT_VARIABLE typeflow_uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(typeflow_uid STREQUAL "0")
+    list(APPEND TYPEFLOW_MPIEXEC --allow-run-as-root)
+  endif()
+  list(APPEND TYPEFLOW_MPIEXEC ${MPIEXEC_PREFLAGS})
+  set(TYPEFLOW_MPI_TEST_ENVIRONMENT
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+      OPENBLAS_NUM_THREADS=1)
+endif()
