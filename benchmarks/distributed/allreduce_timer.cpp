@@ -1,15 +1,18 @@
 // Linked into bench_distributed_flagship beside examples/flagship_mpi.cpp: times the
-// program's allreduces through MPI's profiling interface. These definitions of
-// MPI_Allreduce and MPI_Finalize take the place of the library's and forward to
-// PMPI_Allreduce and PMPI_Finalize.
+// program's gradient allreduces through MPI's profiling interface. These definitions of
+// MPI_Iallreduce, MPI_Test and MPI_Finalize take the place of the library's and forward
+// to PMPI_Iallreduce, PMPI_Test and PMPI_Finalize.
 //
-// An allreduce of more than 64 elements is sync_replicas' fused gradient buffer (the
-// example's other allreduces, once an epoch, carry 1 value or 2 per variable): its calls
-// and its seconds (MPI_Wtime around the call) are summed. The time spent in a synchronous
-// allreduce includes the wait for the slowest rank to arrive; with ALLREDUCE_SPLIT=1 in
-// the environment a PMPI_Barrier precedes each gradient allreduce, timed apart, so that the
-// allreduce's own time is the transfer and the barrier's the wait (the barrier costs a few
-// microseconds a step, so the epochs of that mode are not the throughput figures).
+// typeflow's collectives are non-blocking calls waited for by polling MPI_Test (the
+// communicator's timeout, include/typeflow/distributed/communicator.hpp). An allreduce of
+// more than 64 elements is sync_replicas' fused gradient buffer (the example's other
+// allreduces, once an epoch, carry 1 value or 2 per variable): its calls and its seconds,
+// from MPI_Iallreduce's start to the MPI_Test that finds it complete (MPI_Wtime), are
+// summed. The time includes the wait for the slowest rank to arrive; with
+// ALLREDUCE_SPLIT=1 in the environment a PMPI_Barrier precedes each gradient allreduce,
+// timed apart, so that the allreduce's own time is the transfer and the barrier's the wait
+// (the barrier costs a few microseconds a step, so the epochs of that mode are not the
+// throughput figures).
 //
 // At MPI_Finalize, each rank prints one line:
 //   allreduce {"rank": r, "ranks": p, "calls": n, "seconds": s, "wait_seconds": w, "elements": e}
@@ -36,18 +39,35 @@ bool split() {
 }
 }  // namespace
 
-extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  if (count <= 64) return PMPI_Allreduce(send, receive, count, type, op, comm);
+namespace {
+// The gradient allreduce in flight: its request and when it started.
+MPI_Request pending = MPI_REQUEST_NULL;
+double started = 0;
+}  // namespace
+
+extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
+  if (count <= 64) return PMPI_Iallreduce(send, receive, count, type, op, comm, request);
   if (split()) {
     const double w = MPI_Wtime();
     PMPI_Barrier(comm);
     gradient_allreduce.wait_seconds += MPI_Wtime() - w;
   }
-  const double t = MPI_Wtime();
-  const int result = PMPI_Allreduce(send, receive, count, type, op, comm);
-  gradient_allreduce.seconds += MPI_Wtime() - t;
+  started = MPI_Wtime();
+  const int result = PMPI_Iallreduce(send, receive, count, type, op, comm, request);
+  pending = *request;
   ++gradient_allreduce.calls;
   gradient_allreduce.elements = count;
+  return result;
+}
+
+extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  const bool gradients = pending != MPI_REQUEST_NULL && *request == pending;
+  const int result = PMPI_Test(request, flag, status);
+  if (gradients && *flag) {
+    gradient_allreduce.seconds += MPI_Wtime() - started;
+    pending = MPI_REQUEST_NULL;
+  }
   return result;
 }
 
