@@ -15,7 +15,6 @@ test accuracy.
 
     ddp_pytorch.py WORLD [EPOCHS]
 """
-import gzip
 import json
 import os
 import socket
@@ -29,15 +28,11 @@ import torch.multiprocessing as mp
 import torch.nn.functional as F
 from torch import nn
 
+# The Fashion-MNIST loader of the single-process peer (benchmarks/training/mlp_pytorch.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "training"))
+from mlp_pytorch import load  # noqa: E402
+
 BATCH = 64
-
-
-def load(which, directory=os.environ.get("FASHION_MNIST_DIR", "/usr/share/datasets/fashion-mnist")):
-    with gzip.open(f"{directory}/{which}-images-idx3-ubyte.gz") as f:
-        images = np.frombuffer(f.read(), np.uint8, offset=16).reshape(-1, 784)
-    with gzip.open(f"{directory}/{which}-labels-idx1-ubyte.gz") as f:
-        labels = np.frombuffer(f.read(), np.uint8, offset=8)
-    return torch.from_numpy(images.astype(np.float32) / 255.0), torch.from_numpy(labels.astype(np.int64))
 
 
 def train(rank, world, epochs, port):
