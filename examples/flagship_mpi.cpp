@@ -23,11 +23,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include <typeflow/debug/progress.hpp>
+#include <typeflow/distributed/chief.hpp>
 #include <typeflow/distributed/communicator.hpp>
 #include <typeflow/distributed/replicas.hpp>
 #include <typeflow/distributed/sync_replicas.hpp>
@@ -123,6 +125,7 @@ int main(int argc, char** argv) {
   tf::debug::progress display(epochs * static_cast<std::int64_t>(steps_per_epoch),
                               static_cast<std::int64_t>(flagship::batch), chief ? stdout : nullptr);
   std::int64_t step = 0;
+  std::uint64_t trained_checksum = 0;  // the last epoch's
   const auto start = std::chrono::steady_clock::now();
   auto epoch_start = start;
   for (std::int64_t epoch = 0; epoch < epochs; ++epoch) {
@@ -150,6 +153,7 @@ int main(int argc, char** argv) {
     // The replicas applied the same averaged updates: their variables are bit-identical.
     const std::uint64_t checksum = tf::distributed::check_replicas_identical(sess, comm);
     // [/snippet flagship_mpi_shard]
+    trained_checksum = checksum;
     double mean_loss = 0;
     check_mpi(MPI_Allreduce(&loss_sum, &mean_loss, 1, MPI_DOUBLE, MPI_SUM, comm.native()), "MPI_Allreduce of the loss");
     mean_loss /= static_cast<double>(comm.size()) * static_cast<double>(steps_per_epoch);
@@ -165,6 +169,24 @@ int main(int argc, char** argv) {
   display.finish();
   const double train_secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  // [snippet flagship_mpi_checkpoint]
+  // The chief alone writes the checkpoint (its directory, made by the chief, is named to
+  // every rank); a restarted job restores it on the chief and broadcasts it to every rank.
+  namespace fs = std::filesystem;
+  const fs::path dir = tf::distributed::run_on_chief(comm, [] {
+    std::string d = (fs::temp_directory_path() / "typeflow_flagship_mpi_XXXXXX").string();
+    if (::mkdtemp(d.data()) == nullptr) throw tf::internal_error("cannot make a directory " + d);
+    return d;
+  });
+  tf::train::saver saver{};
+  const std::string checkpoint =
+      tf::distributed::save_on_chief(saver, sess, comm, dir / "model.ckpt", tf::train::global_step());
+  sess.run(tf::global_variables_initializer());     // as a restarted job's new sessions
+  tf::distributed::restore(saver, sess, comm, checkpoint);
+  const std::uint64_t restored = tf::distributed::check_replicas_identical(sess, comm);
+  // [/snippet flagship_mpi_checkpoint]
+  tf::distributed::run_on_chief(comm, [&] { fs::remove_all(dir); });
+
   // The chief evaluates and decides; every rank exits with its verdict.
   int failed = 0;
   if (chief) {
@@ -173,9 +195,14 @@ int main(int argc, char** argv) {
     std::copy(test.labels.begin(), test.labels.end(), ty.begin());
     const float acc = sess.run(accuracy, tf::feed(test_x, tx), tf::feed(test_labels, ty));
     const std::int64_t global_step = sess.run(tf::train::global_step());
+    std::printf("checkpoint %s written by the chief, restored on every rank (checksum %016llx)\n", checkpoint.c_str(),
+                static_cast<unsigned long long>(restored));
     std::printf("trained %lld steps on %d ranks in %.2f s; test accuracy %.2f%%\n",
                 static_cast<long long>(global_step), comm.size(), train_secs, 100 * acc);
-    if (global_step != epochs * static_cast<std::int64_t>(steps_per_epoch)) {
+    if (restored != trained_checksum) {
+      std::printf("FAILED: the restored variables differ from the trained ones\n");
+      failed = 1;
+    } else if (global_step != epochs * static_cast<std::int64_t>(steps_per_epoch)) {
       std::printf("FAILED: global_step %lld, expected %lld\n", static_cast<long long>(global_step),
                   static_cast<long long>(epochs * static_cast<std::int64_t>(steps_per_epoch)));
       failed = 1;
