@@ -164,5 +164,21 @@ int main() {
   EXPECT(s7.run(label) == 7);
   EXPECT(s7.run(label) == 9);
   // [/snippet filter]
+
+  // [snippet shard]
+  auto rank = tf::placeholder<"rank", std::int64_t>();  // fed comm.rank() in a job; comm.size() ranks
+  auto share = tf::data::range<10>()
+                   .shuffle<10, /*seed, the same on every rank*/ 7>()
+                   .shard(tf::constant<std::int64_t{2}>(), rank);
+  auto share_it = tf::data::make_initializable_iterator<"share">(share);
+  auto element = share_it.get_next();  // int64 scalar
+  tf::session s8(share_it.initializer(), element);
+  std::int64_t seen = 0;  // a bit per element: the two shares are disjoint and cover the epoch
+  for (std::int64_t r = 0; r < 2; ++r) {
+    s8.run(share_it.initializer(), tf::feed(rank, r));
+    for (int i = 0; i < 5; ++i) seen += std::int64_t{1} << s8.run(element);
+  }
+  EXPECT(seen == (std::int64_t{1} << 10) - 1);
+  // [/snippet shard]
   return 0;
 }
