@@ -22,6 +22,7 @@
 #include "typeflow/ops/conv.hpp"
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/dropout.hpp"
+#include "typeflow/ops/embedding.hpp"
 #include "typeflow/ops/dense.hpp"
 #include "typeflow/ops/expand.hpp"
 #include "typeflow/ops/gather.hpp"

@@ -36,6 +36,24 @@ struct adagrad_def : no_step_state, optimizer_info<Name, "Adagrad"> {
       v[i] -= lr * gp[i] / std::sqrt(acc[i]);
     }
   }
+  // A sparse gradient: TensorFlow's SparseApplyAdagrad, the dense rule on the touched rows.
+  template <class V, class Ctx>
+  static void apply_sparse(Ctx& ctx, const step_values& h, const unique_slices<value_type_of<V>>& s) {
+    using T = value_type_of<V>;
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    T* acc = detail::data_of(ctx.template slot_of<accumulator<V>>().value);
+    const T lr = static_cast<T>(h.learning_rate);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t at = static_cast<std::size_t>(s.row(k)) * s.width();
+      T* __restrict vr = v + at;
+      T* __restrict ar = acc + at;
+      const T* __restrict g = s.values(k);
+      for (std::size_t j = 0; j < s.width(); ++j) {
+        ar[j] += g[j] * g[j];
+        vr[j] -= lr * g[j] / std::sqrt(ar[j]);
+      }
+    }
+  }
 };
 
 /// `adagrad(learning_rate, initial_accumulator_value = 0.1)`.

@@ -64,6 +64,32 @@ struct adam_def : optimizer_info<Name, "Adam"> {
       v[i] -= lr * m[i] / (std::sqrt(s[i]) + eps);
     }
   }
+  // A sparse gradient: TensorFlow 1.x's AdamOptimizer._apply_sparse, which decays every
+  // row's moments, adds the rows' gradient to the touched ones and updates every row of the
+  // variable: the dense rule on the scattered gradient, without the dense gradient (the
+  // touched rows' arithmetic is the dense rule's, so the two agree bit for bit).
+  template <class V, class Ctx>
+  static void apply_sparse(Ctx& ctx, const step_values& h, const unique_slices<value_type_of<V>>& sl) {
+    using T = value_type_of<V>;
+    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
+    T* __restrict m = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0>>().value);
+    T* __restrict s = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
+    const T b1 = static_cast<T>(h.beta1), b2 = static_cast<T>(h.beta2), eps = static_cast<T>(h.epsilon);
+    const T lr = static_cast<T>(h.lr_t);
+    for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
+      m[i] = b1 * m[i];
+      s[i] = b2 * s[i];
+    }
+    for (std::size_t k = 0; k < sl.size(); ++k) {
+      const std::size_t at = static_cast<std::size_t>(sl.row(k)) * sl.width();
+      const T* g = sl.values(k);
+      for (std::size_t j = 0; j < sl.width(); ++j) {
+        m[at + j] += (T(1) - b1) * g[j];
+        s[at + j] += (T(1) - b2) * g[j] * g[j];
+      }
+    }
+    for (std::size_t i = 0; i < shape_of<V>::size; ++i) v[i] -= lr * m[i] / (std::sqrt(s[i]) + eps);
+  }
   template <class V, class Ctx>
   static void finish(Ctx& ctx, const step_values& h) {
     using T = value_type_of<V>;

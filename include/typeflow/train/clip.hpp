@@ -5,7 +5,12 @@
 #include <tuple>
 #include <type_traits>
 
+#include <boost/mp11/algorithm.hpp>
+
+#include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/elementwise.hpp"
+#include "typeflow/ops/embedding.hpp"
 #include "typeflow/ops/math.hpp"
 #include "typeflow/ops/reduce.hpp"
 
@@ -45,21 +50,64 @@ constexpr auto clip_by_norm(T t, C clip_norm) {
   return t * clip_norm / maximum(global_l2_norm(t), clip_norm);
 }
 
-/// tf.global_norm(ts): sqrt of the sum of the squares of every element of every t.
+namespace train::detail {
+
+// The sum of the squares of t's elements; of its values when t is sparse (an embedding's
+// gradient, ops/embedding.hpp), as TensorFlow's global_norm takes an IndexedSlices' values:
+// a row looked up twice counts twice.
+template <class T>
+constexpr auto sum_of_squares(const T& t) {
+  if constexpr (indexed_slices<T>) {
+    return [&]<class... Term>(mp::mp_list<Term...>) {
+      return (reduce_sum(square(make_node<indexed_slices_values<Term>>(t))) + ...);
+    }(indexed_slices_terms<T>{});
+  } else {
+    return reduce_sum(square(t));
+  }
+}
+
+template <class T>
+struct is_gather_gradient : std::false_type {};
+template <class G, class P, class I>
+struct is_gather_gradient<gather_gradient_node<G, P, I>> : std::true_type {};
+
+// t * scale; a sparse t stays sparse, its values scaled (TensorFlow's
+// IndexedSlices(values * scale, indices)).
+template <class T, class S>
+constexpr auto scaled(const T& t, const S& scale) {
+  if constexpr (is_gather_gradient<T>::value) {
+    auto values = make_node<indexed_slices_values<T>>(t) * scale;
+    return make_node<gather_gradient_node<decltype(values), mp::mp_at_c<inputs_of<T>, 1>, indexed_slices_indices<T>>>(
+        values, t);
+  } else if constexpr (indexed_slices<T>) {  // a sum of sparse gradients
+    auto a = scaled(make_node<mp::mp_at_c<inputs_of<T>, 0>>(t), scale);
+    auto b = scaled(make_node<mp::mp_at_c<inputs_of<T>, 1>>(t), scale);
+    return make_node<elementwise_node<fn::add, decltype(a), decltype(b)>>(a, b);
+  } else {
+    return t * scale;
+  }
+}
+
+}  // namespace train::detail
+
+/// tf.global_norm(ts): sqrt of the sum of the squares of every element of every t (of its
+/// values for an embedding's sparse gradient, as TensorFlow's).
 template <node... T>
 constexpr auto global_norm(T... t) {
-  return sqrt((reduce_sum(square(t)) + ...));
+  return sqrt((train::detail::sum_of_squares(t) + ...));
 }
 
 /// tf.clip_by_global_norm(ts, clip_norm): (clipped ts, global norm), each clipped t
-/// being t * clip_norm / max(global_norm, clip_norm).
+/// being t * clip_norm / max(global_norm, clip_norm). Dense and sparse gradients mix: a
+/// sparse one (ops/embedding.hpp) counts its values in the norm and stays sparse, its
+/// values scaled, so an optimizer still applies it to the touched rows only.
 template <node C, node... T>
 constexpr auto clip_by_global_norm(const std::tuple<T...>& ts, const C& clip_norm) {
   return std::apply(
       [&](const T&... t) {
         auto norm = global_norm(t...);
         auto scale = clip_norm / maximum(norm, clip_norm);
-        return std::make_tuple(std::make_tuple(t * scale...), norm);
+        return std::make_tuple(std::make_tuple(train::detail::scaled(t, scale)...), norm);
       },
       ts);
 }

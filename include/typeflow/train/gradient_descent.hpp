@@ -70,6 +70,18 @@ struct gradient_descent_def : no_step_state, optimizer_info<Name, "GradientDesce
     const T lr = static_cast<T>(h.learning_rate);
     for (std::size_t i = 0; i < shape_of<V>::size; ++i) v[i] -= lr * gp[i];
   }
+  // A sparse gradient (train/sparse_update.hpp): TensorFlow's scatter_sub of the rows.
+  template <class V, class Ctx>
+  static void apply_sparse(Ctx& ctx, const step_values& h, const unique_slices<value_type_of<V>>& s) {
+    using T = value_type_of<V>;
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    const T lr = static_cast<T>(h.learning_rate);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      T* __restrict r = v + static_cast<std::size_t>(s.row(k)) * s.width();
+      const T* __restrict g = s.values(k);
+      for (std::size_t j = 0; j < s.width(); ++j) r[j] -= lr * g[j];
+    }
+  }
 };
 
 /// `gradient_descent(0.1).minimize(loss)`; the learning rate is a number (the named

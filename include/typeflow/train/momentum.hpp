@@ -35,6 +35,25 @@ struct momentum_def : no_step_state, optimizer_info<Name, "Momentum"> {
       v[i] -= h.use_nesterov ? lr * (gp[i] + m * a[i]) : lr * a[i];
     }
   }
+  // A sparse gradient: TensorFlow's SparseApplyMomentum, the dense rule on the touched rows
+  // only (the other rows' accumulators do not decay).
+  template <class V, class Ctx>
+  static void apply_sparse(Ctx& ctx, const step_values& h, const unique_slices<value_type_of<V>>& s) {
+    using T = value_type_of<V>;
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    T* a = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
+    const T lr = static_cast<T>(h.learning_rate), m = static_cast<T>(h.momentum);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t at = static_cast<std::size_t>(s.row(k)) * s.width();
+      T* __restrict vr = v + at;
+      T* __restrict ar = a + at;
+      const T* __restrict g = s.values(k);
+      for (std::size_t j = 0; j < s.width(); ++j) {
+        ar[j] = m * ar[j] + g[j];
+        vr[j] -= h.use_nesterov ? lr * (g[j] + m * ar[j]) : lr * ar[j];
+      }
+    }
+  }
 };
 
 /// `momentum(0.01, 0.9)`, `momentum(0.01, 0.9, true)` for Nesterov momentum. The learning

@@ -27,7 +27,9 @@
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/state.hpp"
 #include "typeflow/ops/variable.hpp"
+#include "typeflow/train/detail/storage.hpp"
 #include "typeflow/train/hyperparameter.hpp"
+#include "typeflow/train/sparse_update.hpp"
 
 namespace typeflow::train {
 
@@ -109,24 +111,6 @@ constexpr auto non_slot(const Opt&, V) {
 
 namespace detail {
 
-// Element loops over a variable's storage and its gradient value.
-template <class Storage>
-auto* data_of(Storage& s) {
-  if constexpr (std::is_arithmetic_v<std::remove_cvref_t<Storage>>) {
-    return &s;
-  } else {
-    return s.data();
-  }
-}
-template <class Storage>
-std::size_t size_of(const Storage& s) {
-  if constexpr (std::is_arithmetic_v<Storage>) {
-    return 1;
-  } else {
-    return s.size();
-  }
-}
-
 template <class V, class GValue>
 void check_gradient_size(const GValue& g) {
   if (size_of(g) != shape_of<V>::size)
@@ -147,14 +131,31 @@ namespace detail {
 // What the update node evaluates for a pair: the gradient, or, when the optimizer fuses
 // the gradient's last op into its update (gradient descent of a matmul gradient), that
 // op's inputs.
-template <class Def, class P>
+template <class Def, class G>
+constexpr bool fused_update() {
+  if constexpr (requires { Def::template fuses<G>; }) {
+    return Def::template fuses<G>;
+  } else {
+    return false;
+  }
+}
+
+template <class Def, class P, int Case = indexed_slices<typename P::gradient>         ? 2
+                                         : fused_update<Def, typename P::gradient>() ? 1
+                                                                                     : 0>
 struct update_inputs {
   using type = mp::mp_list<typename P::gradient>;
 };
 template <class Def, class P>
-  requires requires { Def::template fuses<typename P::gradient>; } && Def::template fuses<typename P::gradient>
-struct update_inputs<Def, P> {
+struct update_inputs<Def, P, 1> {
   using type = inputs_of<typename P::gradient>;
+};
+// A sparse gradient: each term's rows and ids (train/sparse_update.hpp).
+template <class Term>
+using slices_inputs = mp::mp_list<indexed_slices_values<Term>, indexed_slices_indices<Term>>;
+template <class Def, class P>
+struct update_inputs<Def, P, 2> {
+  using type = mp::mp_flatten<mp::mp_transform<slices_inputs, indexed_slices_terms<typename P::gradient>>>;
 };
 template <class Def, class... P>
 using update_inputs_t = mp::mp_append<typename update_inputs<Def, P>::type...>;
@@ -175,20 +176,18 @@ struct update_targets {
                                         typename Def::template non_slots<first_variable>>;
   using type = mp::mp_append<mp::mp_list<typename Pairs::variable...>, state_variables,
                              mp::mp_if_c<std::is_void_v<GlobalStep>, mp::mp_list<>, mp::mp_list<GlobalStep>>>;
+  // And the resource of sparse updates (train/sparse_update.hpp), when a gradient is sparse.
+  using with_resources =
+      mp::mp_append<type, mp::mp_if_c<(indexed_slices<typename Pairs::gradient> || ...),
+                                      mp::mp_list<sparse_update_node<Def::name>>, mp::mp_list<>>>;
 };
 
-template <class Def, class G>
-constexpr bool fused_update() {
-  if constexpr (requires { Def::template fuses<G>; }) {
-    return Def::template fuses<G>;
-  } else {
-    return false;
-  }
-}
 
 template <class Def, class V, class G, class Ctx, class Step>
 void apply_pair(Ctx& ctx, const Step& step) {
-  if constexpr (fused_update<Def, G>()) {
+  if constexpr (indexed_slices<G>) {
+    apply_sparse_pair<Def, V, G>(ctx, step);
+  } else if constexpr (fused_update<Def, G>()) {
     Def::template apply_fused<V, G>(ctx, step);
   } else {
     check_gradient_size<V>(ctx.template value<G>());
@@ -201,7 +200,7 @@ void apply_pair(Ctx& ctx, const Step& step) {
 /// updates read; it writes the variables, the optimizer's state and the global step).
 template <class Def, class GlobalStep, class... Pairs>
 struct apply_gradients_node
-    : detail::effect_facade<typename detail::update_targets<Def, GlobalStep, Pairs...>::type,
+    : detail::effect_facade<typename detail::update_targets<Def, GlobalStep, Pairs...>::with_resources,
                             mp::mp_append<typename Def::hyper_nodes, detail::update_inputs_t<Def, Pairs...>>>::type,
       op_info_of<Def> {
   using output_type = none_t;

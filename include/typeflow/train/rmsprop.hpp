@@ -39,6 +39,28 @@ struct rmsprop_def : no_step_state, optimizer_info<Name, "RMSProp"> {
       v[i] -= mom[i];
     }
   }
+  // A sparse gradient: TensorFlow's SparseApplyRMSProp, the dense rule on the touched rows.
+  template <class V, class Ctx>
+  static void apply_sparse(Ctx& ctx, const step_values& h, const unique_slices<value_type_of<V>>& s) {
+    using T = value_type_of<V>;
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    T* ms = detail::data_of(ctx.template slot_of<slot_t<V, Name, 0, init::fixed<init::ones()>>>().value);
+    T* mom = detail::data_of(ctx.template slot_of<slot_t<V, Name, 1>>().value);
+    const T lr = static_cast<T>(h.learning_rate), rho = static_cast<T>(h.decay),
+            mu = static_cast<T>(h.momentum), eps = static_cast<T>(h.epsilon);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t at = static_cast<std::size_t>(s.row(k)) * s.width();
+      T* __restrict vr = v + at;
+      T* __restrict msr = ms + at;
+      T* __restrict momr = mom + at;
+      const T* __restrict g = s.values(k);
+      for (std::size_t j = 0; j < s.width(); ++j) {
+        msr[j] = rho * msr[j] + (T(1) - rho) * g[j] * g[j];
+        momr[j] = mu * momr[j] + lr * g[j] / std::sqrt(msr[j] + eps);
+        vr[j] -= momr[j];
+      }
+    }
+  }
 };
 
 /// `rmsprop(learning_rate, decay = 0.9, momentum = 0, epsilon = 1e-10)`; each a number or
