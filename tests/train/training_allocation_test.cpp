@@ -38,3 +38,32 @@ void check_no_allocation(Opt opt) {
 TEST_CASE("SGD steps allocate nothing after the first") { check_no_allocation(tf::train::gradient_descent<"TA_SGD">(0.5)); }
 TEST_CASE("Adam steps allocate nothing after the first") { check_no_allocation(tf::train::adam<"TA_Adam">(0.01)); }
 TEST_CASE("Momentum steps allocate nothing after the first") { check_no_allocation(tf::train::momentum<"TA_M">(0.1, 0.9)); }
+
+// An embedding's sparse gradient (train/sparse_update.hpp): the summing of repeated rows
+// reuses the session's scratch, so steps with other ids allocate nothing either.
+template <class Opt>
+void check_sparse_no_allocation(Opt opt) {
+  auto table = tf::variable<"ta_table", float, tf::shape<10, 4>>(tf::init::random_uniform(-1, 1, 3));
+  auto ids = tf::placeholder<"ta_ids", std::int32_t, tf::shape<6>>();
+  auto target = tf::constant<"ta_target">(xt::xtensor_fixed<float, xt::xshape<6, 4>>(xt::ones<float>({6, 4})));
+  auto loss = tf::reduce_mean(tf::square(tf::embedding_lookup(table, ids) - target));
+  auto train_op = opt.minimize(loss);
+  tf::session sess(train_op, loss);
+  sess.initialize_all();
+  xt::xtensor_fixed<std::int32_t, xt::xshape<6>> idv{0, 1, 2, 3, 4, 5};
+  const float first = sess.run(loss, tf::feed(ids, idv));
+  sess.run(train_op, tf::feed(ids, idv));  // the update's plan and the scratch are made here
+  const long before = allocation_count();
+  for (int i = 0; i < 100; ++i) {
+    for (std::size_t k = 0; k < 6; ++k) idv(k) = static_cast<std::int32_t>((i + k * k) % 10);  // repeats some rows
+    sess.run(train_op, tf::feed(ids, idv));
+  }
+  CHECK(allocation_count() == before);
+  idv = {0, 1, 2, 3, 4, 5};
+  CHECK(sess.run(loss, tf::feed(ids, idv)) < first);
+}
+
+TEST_CASE("sparse Adagrad steps allocate nothing after the first") {
+  check_sparse_no_allocation(tf::train::adagrad<"TA_Adagrad">(0.5));
+}
+TEST_CASE("sparse Adam steps allocate nothing after the first") { check_sparse_no_allocation(tf::train::adam<"TA_Adam">(0.05)); }
