@@ -26,7 +26,8 @@
 // "<Scope>/gru_cell/gates/kernel", ..., and "gru_cell/gates/kernel" for Scope "".
 //
 // This header defines the cells whose state is one tensor (basic RNN, GRU) and includes the
-// others: rnn/lstm_cell.hpp, rnn/multi_rnn_cell.hpp; the state's two forms are in
+// others: rnn/lstm_cell.hpp, rnn/multi_rnn_cell.hpp, the wrappers of rnn/wrappers.hpp
+// (EmbeddingWrapper, OutputProjectionWrapper); the state's two forms are in
 // rnn/state.hpp, what the cells share in rnn/detail/cell_base.hpp.
 #pragma once
 
@@ -51,6 +52,7 @@
 #include "typeflow/rnn/lstm_cell.hpp"
 #include "typeflow/rnn/multi_rnn_cell.hpp"
 #include "typeflow/rnn/state.hpp"
+#include "typeflow/rnn/wrappers.hpp"
 
 namespace typeflow::rnn {
 
