@@ -60,6 +60,47 @@ constexpr grad_and_var_t<G, V> grad_and_var(const G& g, const V& v) {
   return {g, v};
 }
 
+/// The gradients of (gradient, variable) pairs, a std::tuple of nodes in the pairs' order:
+/// `[g for g, _ in grads_and_vars]`, to clip them (clip_by_global_norm) before applying.
+template <class... G, class... V>
+constexpr std::tuple<G...> gradients_of(const std::tuple<grad_and_var_t<G, V>...>& pairs) {
+  std::tuple<G...> out{};  // built empty, then assigned (see optimizer::pairs_for)
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(out) = std::get<I>(pairs).gradient_node), ...);
+  }(std::index_sequence_for<G...>{});
+  return out;
+}
+/// The variables of (gradient, variable) pairs, a std::tuple in the pairs' order.
+template <class... G, class... V>
+constexpr std::tuple<V...> variables_of(const std::tuple<grad_and_var_t<G, V>...>& pairs) {
+  std::tuple<V...> out{};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(out) = std::get<I>(pairs).variable_node), ...);
+  }(std::index_sequence_for<V...>{});
+  return out;
+}
+/// In a diagnostic: zip(gradients, variables) of tuples of different lengths.
+template <std::size_t Gradients, std::size_t Variables>
+struct zip_needs_one_gradient_per_variable {
+  static constexpr bool value = false;
+};
+/// `zip(gradients, variables)`: the (gradient, variable) pairs of two std::tuples of nodes,
+/// as Python's zip(grads, params) before apply_gradients; each pair checked as grad_and_var.
+template <class... G, class... V>
+constexpr auto zip(const std::tuple<G...>& gradients, const std::tuple<V...>& variables) {
+  if constexpr (sizeof...(G) != sizeof...(V)) {
+    static_assert(zip_needs_one_gradient_per_variable<sizeof...(G), sizeof...(V)>::value,
+                  "train::zip(gradients, variables): one gradient per variable");
+    return std::tuple<>{};
+  } else {
+    std::tuple<grad_and_var_t<G, V>...> out{};
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((std::get<I>(out) = grad_and_var(std::get<I>(gradients), std::get<I>(variables))), ...);
+    }(std::index_sequence_for<G...>{});
+    return out;
+  }
+}
+
 /// The variables an optimizer updates: `minimize(loss, var_list(w, b))`.
 template <class... V>
 struct var_list_t {
