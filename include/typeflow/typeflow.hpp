@@ -37,6 +37,7 @@
 #include "typeflow/ops/reshape.hpp"
 #include "typeflow/ops/select.hpp"
 #include "typeflow/ops/sequence.hpp"
+#include "typeflow/ops/sequence_loss.hpp"
 #include "typeflow/ops/slice.hpp"
 #include "typeflow/ops/softmax.hpp"
 #include "typeflow/ops/split.hpp"
