@@ -94,8 +94,7 @@ constexpr bool sampled_values_fit() {
   if constexpr (shape_of<S>::rank != 1 || shape_of<TC>::rank != 2 || shape_of<SC>::rank != 1) {
     return false;
   } else {
-    const auto n = std::ptrdiff_t(NumSampled);
-    const auto fits = [n](std::ptrdiff_t d) { return d == n || d == dyn; };
+    const auto fits = [](std::ptrdiff_t d) { return d == std::ptrdiff_t(NumSampled) || d == dyn; };
     return (std::is_same_v<value_type_of<S>, std::int64_t> || std::is_same_v<value_type_of<S>, std::int32_t>) &&
            std::is_same_v<value_type_of<TC>, T> && std::is_same_v<value_type_of<SC>, T> && fits(shape_of<S>::dims[0]) &&
            fits(shape_of<SC>::dims[0]);
