@@ -27,6 +27,7 @@
 #include <typeflow/typeflow.hpp>
 
 #include "../autodiff/fd_check.hpp"
+#include "../support/allocation_counter.hpp"
 
 namespace tf = typeflow;
 using tf::dyn;
@@ -250,7 +251,7 @@ TEST_CASE("the gradients of sampled_softmax_loss to weights, biases and inputs (
   auto w = tf::placeholder<"sg_w", double, shape<7, 4>>();
   auto b = tf::placeholder<"sg_b", double, shape<7>>();
   auto x = tf::placeholder<"sg_x", double, shape<3, 4>>();
-  auto labels = tf::placeholder<"sg_labels", std::int64_t, shape<3, 2>>();
+  auto labels = tf::placeholder<"sg_labels", std::int32_t, shape<3, 2>>();  // int32 labels, int64 samples
   auto s = tf::placeholder<"sg_sampled", std::int64_t, shape<4>>();
   auto tc = tf::placeholder<"sg_true_exp", double, shape<3, 2>>();
   auto sc = tf::placeholder<"sg_sampled_exp", double, shape<4>>();
@@ -259,7 +260,7 @@ TEST_CASE("the gradients of sampled_softmax_loss to weights, biases and inputs (
   auto loss = tf::reduce_sum(per_row * c);
   auto [ds, dtc, dsc] = tf::log_uniform_candidate_sampler<4, 7, true, 4, double>(labels);
   tf::session sess(loss, ds, dtc, dsc);
-  const tf::storage_t<std::int64_t, shape<3, 2>> lv = {{0, 2}, {1, 0}, {6, 3}};
+  const tf::storage_t<std::int32_t, shape<3, 2>> lv = {{0, 2}, {1, 0}, {6, 3}};
   const auto [sv, tcv, scv] = sess.run(tf::fetch(ds, dtc, dsc), tf::feed(labels, lv));
   const auto wv = fd_check::uniform<shape<7, 4>>();
   const auto bv = fd_check::uniform<shape<7>>(0.0, 1.0);
@@ -281,4 +282,22 @@ TEST_CASE("the gradients of sampled_softmax_loss to weights, biases and inputs (
     INFO("inputs");
     std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, x, xv, f...); }, fixed(tf::feed(w, wv), tf::feed(b, bv)));
   }
+}
+
+TEST_CASE("a training step on sampled_softmax_loss draws and runs without allocating (static shapes)") {
+  auto w = tf::variable<"sa_w", float, shape<50, 8>>(tf::init::glorot_uniform());
+  auto b = tf::variable<"sa_b", float, shape<50>>(tf::init::zeros());
+  auto x = tf::placeholder<"sa_x", float, shape<16, 8>>();
+  auto labels = tf::placeholder<"sa_labels", std::int64_t, shape<16, 1>>();
+  auto loss = tf::reduce_mean(tf::sampled_softmax_loss<10, 50, true, 2>(w, b, labels, x));
+  auto train_op = tf::train::gradient_descent(0.1).minimize(loss);
+  tf::session sess(train_op);
+  sess.initialize_all();
+  const auto xv = randn(tf::storage_t<float, shape<16, 8>>{});
+  tf::storage_t<std::int64_t, shape<16, 1>> lv;
+  for (std::size_t i = 0; i < 16; ++i) lv(i, 0) = std::int64_t(i * 3 % 50);
+  sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, lv));  // plans and buffers
+  const long before = typeflow_test::allocation_count();
+  for (int i = 0; i < 20; ++i) sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, lv));
+  CHECK(typeflow_test::allocation_count() == before);
 }
