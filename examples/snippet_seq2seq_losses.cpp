@@ -104,8 +104,8 @@ int main() {
     xv.fill(0.5);
     wv.fill(0.1);
     const auto run = [&](auto fetch) {
-      return std::apply([&](auto... f) { return sess.run(fetch, tf::feed(x, xv), tf::feed(w, wv), tf::feed(b, bv), f...); },
-                        fixed);
+      const auto inputs = std::tuple{tf::feed(x, xv), tf::feed(w, wv), tf::feed(b, bv)};
+      return std::apply([&](auto... f) { return sess.run(fetch, f...); }, std::tuple_cat(inputs, fixed));
     };
     EXPECT(run(loss) == run(loss));  // the same candidates in every run
     EXPECT(tcv(0, 0) > tcv(1, 0));   // class 2 is more frequent than class 7: P(k) falls with k

@@ -242,7 +242,8 @@ TEST_CASE("log_uniform_candidate_sampler without unique: frequencies follow P(k)
     INFO("class " << k << ": " << freq[std::size_t(k)] << " draws, expected " << 4000 * p);
     CHECK(std::abs(freq[std::size_t(k)] - 4000 * p) < 5 * sd);
   }
-  for (std::size_t i = 0; i < 10; ++i) CHECK(double(scv(i)) == doctest::Approx(probability(sv(i), 10) * 4000).epsilon(1e-6));
+  for (std::size_t i = 0; i < 10; ++i)
+    CHECK(double(scv(i)) == doctest::Approx(probability(sv(i), 10) * 4000).epsilon(1e-6));
 }
 
 TEST_CASE("the gradients of sampled_softmax_loss to weights, biases and inputs (central differences)") {
@@ -272,15 +273,18 @@ TEST_CASE("the gradients of sampled_softmax_loss to weights, biases and inputs (
   };
   {
     INFO("weights");
-    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, w, wv, f...); }, fixed(tf::feed(b, bv), tf::feed(x, xv)));
+    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, w, wv, f...); },
+               fixed(tf::feed(b, bv), tf::feed(x, xv)));
   }
   {
     INFO("biases");
-    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, b, bv, f...); }, fixed(tf::feed(w, wv), tf::feed(x, xv)));
+    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, b, bv, f...); },
+               fixed(tf::feed(w, wv), tf::feed(x, xv)));
   }
   {
     INFO("inputs");
-    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, x, xv, f...); }, fixed(tf::feed(w, wv), tf::feed(b, bv)));
+    std::apply([&](auto... f) { fd_check::check_gradient(sess, loss, x, xv, f...); },
+               fixed(tf::feed(w, wv), tf::feed(b, bv)));
   }
 }
 

@@ -108,7 +108,9 @@ TEST_CASE("weights per example and step, a zero total weight, a softmax_loss_fun
   auto unaveraged = tf::sequence_loss_by_example<false>(logits, targets, weights);
   auto mean = tf::sequence_loss(logits, targets, weights);
   // A loss function: twice the sparse cross-entropy, as a user's callable (labels, logits).
-  auto twice = [](auto labels, auto l) { return tf::sparse_softmax_cross_entropy_with_logits(labels, l) * tf::constant<2.0>(); };
+  auto twice = [](auto labels, auto l) {
+    return tf::sparse_softmax_cross_entropy_with_logits(labels, l) * tf::constant<2.0>();
+  };
   auto custom = tf::sequence_loss_by_example<false>(logits, targets, weights, twice);
   tf::session sess(by_example, unaveraged, mean, custom);
   const auto [e, u, m, c] = sess.run(tf::fetch(by_example, unaveraged, mean, custom), tf::feed(x0, l0),

@@ -212,8 +212,9 @@ auto log_uniform_candidate_sampler(const L& true_classes) {
     static_assert(NumSampled >= 1 && RangeMax >= 1, "log_uniform_candidate_sampler: num_sampled and range_max >= 1");
     auto draw = make_node<log_uniform_draw_node<Seed, NumSampled, RangeMax, Unique, L>>(true_classes);
     auto sampled = make_node<sampled_candidates_node<NumSampled, decltype(draw)>>(draw);
-    return std::tuple{sampled, make_node<expected_count_node<T, NumSampled, RangeMax, decltype(draw), L>>(draw, true_classes),
-                      make_node<expected_count_node<T, NumSampled, RangeMax, decltype(draw), decltype(sampled)>>(draw, sampled)};
+    using D = decltype(draw);
+    return std::tuple{sampled, make_node<expected_count_node<T, NumSampled, RangeMax, D, L>>(draw, true_classes),
+                      make_node<expected_count_node<T, NumSampled, RangeMax, D, decltype(sampled)>>(draw, sampled)};
   }
 }
 

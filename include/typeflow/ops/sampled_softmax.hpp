@@ -89,7 +89,7 @@ constexpr bool sampled_softmax_operands_fit() {
   }
 }
 
-template <std::size_t NumSampled, class T, class S, class TC, class SC>
+template <std::size_t NumSampled, class T, class L, class S, class TC, class SC>
 constexpr bool sampled_values_fit() {
   if constexpr (shape_of<S>::rank != 1 || shape_of<TC>::rank != 2 || shape_of<SC>::rank != 1) {
     return false;
@@ -97,7 +97,9 @@ constexpr bool sampled_values_fit() {
     const auto fits = [](std::ptrdiff_t d) { return d == std::ptrdiff_t(NumSampled) || d == dyn; };
     return (std::is_same_v<value_type_of<S>, std::int64_t> || std::is_same_v<value_type_of<S>, std::int32_t>) &&
            std::is_same_v<value_type_of<TC>, T> && std::is_same_v<value_type_of<SC>, T> && fits(shape_of<S>::dims[0]) &&
-           fits(shape_of<SC>::dims[0]);
+           fits(shape_of<SC>::dims[0]) && shape_of<TC>::dims[1] == shape_of<L>::dims[1] &&
+           (shape_of<TC>::dims[0] == shape_of<L>::dims[0] || shape_of<TC>::dims[0] == dyn ||
+            shape_of<L>::dims[0] == dyn);
   }
 }
 
@@ -134,12 +136,12 @@ auto sampled_softmax_loss(const W& weights, const B& biases, const L& labels, co
                   "typeflow::sampled_softmax_loss(weights, biases, labels, inputs): weights must be [num_classes, "
                   "dim], biases [num_classes], inputs [batch, dim], all of one float or double type");
     return inputs;
-  } else if constexpr (!ops::detail::sampled_values_fit<NumSampled, T, S, TC, SC>()) {
+  } else if constexpr (!ops::detail::sampled_values_fit<NumSampled, T, L, S, TC, SC>()) {
     static_assert(sampled_values_must_be_ids_num_sampled_true_counts_and_sampled_counts<
                       NumSampled, shape_of<S>, shape_of<TC>, shape_of<SC>>::value,
                   "typeflow::sampled_softmax_loss(..., sampled_values): sampled_values must be (int64 ids "
-                  "[num_sampled], true expected counts [batch, num_true], sampled expected counts [num_sampled]) in "
-                  "the inputs' element type");
+                  "[num_sampled], true expected counts of labels' shape [batch, num_true], sampled expected "
+                  "counts [num_sampled]) in the inputs' element type");
     return inputs;
   } else {
     static_assert(shape_of<W>::dims[0] == dyn || shape_of<W>::dims[0] == std::ptrdiff_t(NumClasses),

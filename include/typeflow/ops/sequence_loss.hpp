@@ -58,7 +58,8 @@ auto sequence_loss_by_example(const std::tuple<Logits...>& logits, const std::tu
     return constant<0.0>();  // inert: the error above is the one to read
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      auto log_perps = (... + (softmax_loss_function(std::get<I>(targets), std::get<I>(logits)) * std::get<I>(weights)));
+      auto log_perps =
+          (... + (softmax_loss_function(std::get<I>(targets), std::get<I>(logits)) * std::get<I>(weights)));
       if constexpr (AverageAcrossTimesteps) {
         // TensorFlow's 1e-12, "to avoid division by 0 for all-0 weights".
         return log_perps / ((... + std::get<I>(weights)) + constant<1e-12>());
