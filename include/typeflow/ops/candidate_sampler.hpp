@@ -34,6 +34,7 @@
 
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/detail/tensor_access.hpp"
 #include "typeflow/ops/dropout.hpp"
 #include "typeflow/ops/variable.hpp"
@@ -87,6 +88,13 @@ inline double expected_count(double p, std::int64_t num_sampled, std::int64_t nu
 }
 
 /// Draws n ids in [0, range_max) into out[0, n) and writes the number of tries to out[n].
+// What a sampler returns after its diagnostic: three nodes, so that a binding of its three
+// outputs adds no error of its own.
+template <class T>
+constexpr auto inert_sample() {
+  return std::tuple{literal_node<0, std::int64_t>{}, literal_node<1, T>{}, literal_node<1, T>{}};
+}
+
 inline void log_uniform_draw(std::int64_t* out, std::size_t n, std::size_t range_max, bool unique,
                              std::uint64_t op_seed, std::uint64_t graph_seed, std::uint64_t count) {
   std::uint64_t state = op_seed;
@@ -198,16 +206,16 @@ auto log_uniform_candidate_sampler(const L& true_classes) {
   if constexpr (!std::is_same_v<LT, std::int32_t> && !std::is_same_v<LT, std::int64_t>) {
     static_assert(sampled_labels_must_be_int32_or_int64<LT>::value,
                   "typeflow::log_uniform_candidate_sampler(true_classes): true_classes must be int32 or int64");
-    return std::tuple<>{};  // inert: the error above is the one to read
+    return ops::detail::inert_sample<T>();  // inert: the error above is the one to read
   } else if constexpr (shape_of<L>::rank != 2) {
     static_assert(sampled_labels_must_be_batch_by_num_true<shape_of<L>>::value,
                   "typeflow::log_uniform_candidate_sampler(true_classes): true_classes must be [batch, num_true]");
-    return std::tuple<>{};
+    return ops::detail::inert_sample<T>();
   } else if constexpr (Unique && NumSampled > RangeMax) {
     static_assert(unique_sampling_needs_num_sampled_at_most_range_max<NumSampled, RangeMax>::value,
                   "typeflow::log_uniform_candidate_sampler<num_sampled, range_max>: unique sampling needs "
                   "num_sampled <= range_max");
-    return std::tuple<>{};
+    return ops::detail::inert_sample<T>();
   } else {
     static_assert(NumSampled >= 1 && RangeMax >= 1, "log_uniform_candidate_sampler: num_sampled and range_max >= 1");
     auto draw = make_node<log_uniform_draw_node<Seed, NumSampled, RangeMax, Unique, L>>(true_classes);

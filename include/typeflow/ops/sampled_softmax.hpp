@@ -182,6 +182,11 @@ auto sampled_softmax_loss(const W& weights, const B& biases, const L& labels, co
                   "typeflow::sampled_softmax_loss(weights, biases, labels, inputs): labels must be [batch, "
                   "num_true] with a static num_true");
     return inputs;
+  } else if constexpr (NumSampled > NumClasses) {
+    static_assert(unique_sampling_needs_num_sampled_at_most_range_max<NumSampled, NumClasses>::value,
+                  "typeflow::sampled_softmax_loss<num_sampled, num_classes>: the unique sampler needs num_sampled <= "
+                  "num_classes");
+    return inputs;
   } else {
     using T = std::conditional_t<floating_element<value_type_of<X>>, value_type_of<X>, float>;
     return sampled_softmax_loss<NumSampled, NumClasses, RemoveAccidentalHits, Seed>(
