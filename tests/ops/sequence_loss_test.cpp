@@ -159,3 +159,27 @@ TEST_CASE("the gradient of sequence_loss with respect to each step's logits (cen
                              tf::feed(t1, ty1), tf::feed(v0, tw0));
   }
 }
+
+TEST_CASE("sequence_loss over tf::unstack's steps of [batch, time, classes] logits") {
+  // The steps as a static_rnn's outputs and a model's per-step placeholders arrive: the
+  // tuples of unstack<1>, equal to the loss over the steps fed one by one.
+  auto x = tf::placeholder<"su_l", double, shape<dyn, 2, 4>>();
+  auto y = tf::placeholder<"su_y", std::int32_t, shape<dyn, 2>>();
+  auto v = tf::placeholder<"su_w", double, shape<dyn, 2>>();
+  auto loss = tf::sequence_loss(tf::unstack<1>(x), tf::unstack<1>(y), tf::unstack<1>(v));
+  tf::session sess(loss);
+  xt::xtensor<double, 3> xv = xt::zeros<double>({3, 2, 4});
+  xt::xtensor<std::int32_t, 2> yv = xt::zeros<std::int32_t>({3, 2});
+  xt::xtensor<double, 2> wv = xt::zeros<double>({3, 2});
+  for (std::size_t r = 0; r < 3; ++r)
+    for (std::size_t t = 0; t < 2; ++t) {
+      for (std::size_t j = 0; j < 4; ++j) xv(r, t, j) = (t == 0 ? l0 : l1)(r, j);
+      yv(r, t) = (t == 0 ? lab0 : lab1)(r);
+      wv(r, t) = (t == 0 ? w0 : w1)(r);
+    }
+  double total = 0;
+  for (std::size_t r = 0; r < 3; ++r)
+    total += (xent(l0, r, std::size_t(lab0(r))) * w0(r) + xent(l1, r, std::size_t(lab1(r))) * w1(r)) /
+             (w0(r) + w1(r) + 1e-12);
+  CHECK(sess.run(loss, tf::feed(x, xv), tf::feed(y, yv), tf::feed(v, wv)) == doctest::Approx(total / 3).epsilon(1e-12));
+}
