@@ -12,7 +12,9 @@
 // log-uniform sampler: ids in range, unique, the expected counts' formula from the draw's
 // number of tries; the seeds' determinism; P(k) against the frequencies of many draws. And
 // the gradients with respect to weights, biases and inputs against central differences, the
-// samples fixed by feeding a draw's values as sampled_values.
+// samples fixed by feeding a draw's values as sampled_values; a training step without
+// allocation; and sampled_softmax_loss as sequence_loss's softmax_loss_function, as
+// testModelWithBuckets uses it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -23,6 +25,9 @@
 #include <set>
 #include <tuple>
 #include <vector>
+
+#include <xtensor/xstrided_view.hpp>
+#include <xtensor/xtensor.hpp>
 
 #include <typeflow/typeflow.hpp>
 
@@ -304,4 +309,45 @@ TEST_CASE("a training step on sampled_softmax_loss draws and runs without alloca
   const long before = typeflow_test::allocation_count();
   for (int i = 0; i < 20; ++i) sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, lv));
   CHECK(typeflow_test::allocation_count() == before);
+}
+
+TEST_CASE("sampled_softmax_loss as sequence_loss's softmax_loss_function (seq2seq_test.py's SampledLoss)") {
+  // TensorFlow's testModelWithBuckets: sequence_loss(outputs, targets, weights,
+  // softmax_loss_function=SampledLoss), SampledLoss(labels, logits) reshaping the int32
+  // labels to [-1, 1] and calling sampled_softmax_loss(w_t, b, labels, logits, 8, classes).
+  // Each step draws its own candidates (one counter, advanced by each draw in a run); the
+  // loss is the weighted average of the exact softmaxes over those candidates.
+  auto w_t = tf::placeholder<"sq_w", float, shape<10, 6>>();
+  auto b = tf::placeholder<"sq_b", float, shape<10>>();
+  auto o0 = tf::placeholder<"sq_o0", float, shape<dyn, 6>>();
+  auto o1 = tf::placeholder<"sq_o1", float, shape<dyn, 6>>();
+  auto y0 = tf::placeholder<"sq_y0", std::int32_t, shape<dyn>>();
+  auto y1 = tf::placeholder<"sq_y1", std::int32_t, shape<dyn>>();
+  auto v0 = tf::placeholder<"sq_v0", float, shape<dyn>>();
+  auto v1 = tf::placeholder<"sq_v1", float, shape<dyn>>();
+  const auto sampled_loss = [&](auto labels, auto logits) {
+    return tf::sampled_softmax_loss<8, 10>(w_t, b, tf::reshape<shape<dyn, 1>>(labels), logits);
+  };
+  auto loss = tf::sequence_loss(std::tuple{o0, o1}, std::tuple{y0, y1}, std::tuple{v0, v1}, sampled_loss);
+  // The steps' own samplers, to fetch the candidates each drew.
+  auto [s0, tc0, sc0] = tf::log_uniform_candidate_sampler<8, 10>(tf::reshape<shape<dyn, 1>>(y0));
+  auto [s1, tc1, sc1] = tf::log_uniform_candidate_sampler<8, 10>(tf::reshape<shape<dyn, 1>>(y1));
+  tf::session sess(loss, s0, tc0, sc0, s1, tc1, sc1);
+  const auto wv = randn(tf::storage_t<float, shape<10, 6>>{});
+  const auto bv = randn(tf::storage_t<float, shape<10>>{});
+  const auto ov0 = randn(xt::xtensor<float, 2>::from_shape({4, 6}));
+  const auto ov1 = randn(xt::xtensor<float, 2>::from_shape({4, 6}));
+  const xt::xtensor<std::int32_t, 1> yv0 = {1, 4, 0, 9}, yv1 = {2, 2, 7, 0};
+  const xt::xtensor<float, 1> vv0 = {1, 1, 1, 0.5f}, vv1 = {1, 0, 1, 0.5f};
+  const auto [got, sv0, tcv0, scv0, sv1, tcv1, scv1] =
+      sess.run(tf::fetch(loss, s0, tc0, sc0, s1, tc1, sc1), tf::feed(w_t, wv), tf::feed(b, bv), tf::feed(o0, ov0),
+               tf::feed(o1, ov1), tf::feed(y0, yv0), tf::feed(y1, yv1), tf::feed(v0, vv0), tf::feed(v1, vv1));
+  CHECK(std::vector<std::int64_t>(sv0.begin(), sv0.end()) != std::vector<std::int64_t>(sv1.begin(), sv1.end()));
+  const xt::xtensor<std::int32_t, 2> l0 = xt::reshape_view(yv0, {4, 1}), l1 = xt::reshape_view(yv1, {4, 1});
+  const auto e0 = expected_loss(wv, bv, ov0, l0, sv0, tcv0, scv0, true);
+  const auto e1 = expected_loss(wv, bv, ov1, l1, sv1, tcv1, scv1, true);
+  double want = 0;
+  for (std::size_t i = 0; i < 4; ++i)
+    want += (e0[i] * double(vv0(i)) + e1[i] * double(vv1(i))) / (double(vv0(i)) + double(vv1(i)) + 1e-12);
+  CHECK(double(got) == doctest::Approx(want / 4).epsilon(1e-5));
 }
