@@ -2,8 +2,10 @@
 // as graph nodes (so they are differentiable and fetchable).
 #pragma once
 
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include <boost/mp11/algorithm.hpp>
 
@@ -103,13 +105,17 @@ constexpr auto global_norm(T... t) {
 /// values scaled, so an optimizer still applies it to the touched rows only.
 template <node C, node... T>
 constexpr auto clip_by_global_norm(const std::tuple<T...>& ts, const C& clip_norm) {
-  return std::apply(
-      [&](const T&... t) {
-        auto norm = global_norm(t...);
-        auto scale = clip_norm / maximum(norm, clip_norm);
-        return std::make_tuple(std::make_tuple(train::detail::scaled(t, scale)...), norm);
-      },
-      ts);
+  // Tuples of gradient nodes are built empty, then assigned: g++ 12 resolving std::tuple's
+  // constructor templates with arguments of deep node types takes time exponential in the
+  // graph's depth (docs/ARCHITECTURE.md, "Compile time in large graphs").
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto norm = global_norm(std::get<I>(ts)...);
+    auto scale = clip_norm / maximum(norm, clip_norm);
+    std::pair<std::tuple<decltype(train::detail::scaled(std::get<I>(ts), scale))...>, decltype(norm)> out{};
+    ((std::get<I>(out.first) = train::detail::scaled(std::get<I>(ts), scale)), ...);
+    out.second = norm;
+    return out;
+  }(std::index_sequence_for<T...>{});
 }
 
 }  // namespace typeflow
