@@ -240,9 +240,11 @@ template <fixed_string Scope, class H>
 constexpr bool check_attention_states() {
   using S = shape_of<H>;
   constexpr bool ok = S::rank == 3 && S::dims[1] != dyn && S::dims[2] != dyn;
-  static_assert(ok || attention_decoder_attention_states_must_be_batch_length_size<Scope, S>::value,
-                "typeflow::rnn::attention_decoder(decoder_inputs, initial_state, attention_states, cell): "
-                "attention_states must be [batch, attn_length, attn_size] with a static length and size");
+  if constexpr (!ok) {
+    static_assert(attention_decoder_attention_states_must_be_batch_length_size<Scope, S>::value,
+                  "typeflow::rnn::attention_decoder(decoder_inputs, initial_state, attention_states, cell): "
+                  "attention_states must be [batch, attn_length, attn_size] with a static length and size");
+  }
   return ok;
 }
 
