@@ -93,7 +93,7 @@ namespace detail {
 template <fixed_string Scope, class... X>
 constexpr bool check_decoder_inputs() {
   if constexpr (sizeof...(X) == 0) {
-    static_assert(seq2seq_decoder_needs_at_least_one_decoder_input<Scope>::value,
+    static_assert(rnn::seq2seq_decoder_needs_at_least_one_decoder_input<Scope>::value,
                   "typeflow::rnn seq2seq decoder: decoder_inputs must be a std::tuple of at least one [batch, depth] "
                   "node");
     return false;
@@ -109,10 +109,10 @@ constexpr bool check_decoder_inputs() {
     }();
     if constexpr (bad != sizeof...(X)) {
       using XB = std::tuple_element_t<bad, std::tuple<X...>>;
-      static_assert(seq2seq_decoder_inputs_must_be_batch_by_depth_of_one_shape<Scope, bad, shape_of<X0>,
-                                                                               shape_of<XB>>::value,
-                    "typeflow::rnn seq2seq decoder: decoder_inputs must all be [batch, depth] (rank 2, static depth) "
-                    "of one shape and element type");
+      static_assert(
+          rnn::seq2seq_decoder_inputs_must_be_batch_by_depth_of_one_shape<Scope, bad, shape_of<X0>, shape_of<XB>>::value,
+          "typeflow::rnn seq2seq decoder: decoder_inputs must all be [batch, depth] (rank 2, static depth) of one "
+          "shape and element type");
     }
     return bad == sizeof...(X);
   }
@@ -241,7 +241,7 @@ constexpr bool check_attention_states() {
   using S = shape_of<H>;
   constexpr bool ok = S::rank == 3 && S::dims[1] != dyn && S::dims[2] != dyn;
   if constexpr (!ok) {
-    static_assert(attention_decoder_attention_states_must_be_batch_length_size<Scope, S>::value,
+    static_assert(rnn::attention_decoder_attention_states_must_be_batch_length_size<Scope, S>::value,
                   "typeflow::rnn::attention_decoder(decoder_inputs, initial_state, attention_states, cell): "
                   "attention_states must be [batch, attn_length, attn_size] with a static length and size");
   }
@@ -301,7 +301,7 @@ template <std::size_t OutputSize = cell_output_size, std::size_t NumHeads = 1, b
 auto attention_decoder(const std::tuple<X...>& decoder_inputs, const State& initial_state, const H& attention_states,
                        const Cell& cell, const Loop& loop_function = {}) {
   if constexpr (NumHeads == 0) {
-    static_assert(attention_decoder_needs_at_least_one_head<Scope, NumHeads>::value,
+    static_assert(rnn::attention_decoder_needs_at_least_one_head<Scope, NumHeads>::value,
                   "typeflow::rnn::attention_decoder<output_size, num_heads>: num_heads must be at least 1 (with "
                   "none, use rnn_decoder)");
     return detail::pair_of(decoder_inputs, initial_state);
