@@ -229,8 +229,8 @@ auto unroll_attention(const Cell& cell, const Inputs& inputs, const Loop& loop_f
     auto [cell_output, new_state] = cell.template step<Scope>(x, state);
     auto new_attns = attention_reads<Scope>(hidden, features, v, attention_query(new_state), heads);
     constexpr auto projection = join_names<Scope, "AttnOutputProjection">();
-    auto output = std::apply([&](const auto&... a) { return linear<projection, std::ptrdiff_t(OutputSize)>(cell_output, a...); },
-                             new_attns);
+    auto output = std::apply(
+        [&](const auto&... a) { return linear<projection, std::ptrdiff_t(OutputSize)>(cell_output, a...); }, new_attns);
     return unroll_attention<Scope, I + 1, OutputSize>(cell, inputs, loop_function, hidden, features, v, output,
                                                       new_state, new_attns, concat_tuples(outputs, tuple_of(output)));
   }
