@@ -1,0 +1,338 @@
+// typeflow/rnn/seq2seq.hpp — the decoders of tf.contrib.legacy_seq2seq: rnn_decoder,
+// basic_rnn_seq2seq and attention_decoder, unrolled at compile time like static_rnn.
+//
+// Inputs are std::tuples of [batch, depth] nodes, one per step (tf::unstack<1>(x) of a
+// [batch, time, depth] x); every step calls the cell in one scope, so the steps share its
+// variables (the same variable type is the same variable, DESIGN rule 1), as TensorFlow's
+// reuse_variables() does. A loop_function (TensorFlow's feed_previous) is a callable
+// (prev_output, i) -> next input used from step 1 on; i is a
+// std::integral_constant<std::size_t, i>, which converts to std::size_t.
+//
+// The variables, with TensorFlow 1.x's names (its core_rnn_cell _linear: "kernel", "bias"),
+// for the default scopes; D the decoder inputs' depth, A attn_size, L attn_length, Q the
+// sum of the cell's flat state widths, C the cell's output size, O output_size, a < heads:
+//
+//   rnn_decoder:        rnn_decoder/<cell>/...                    the cell's own
+//   basic_rnn_seq2seq:  basic_rnn_seq2seq/rnn/<cell>/...          the encoder (static_rnn)
+//                       basic_rnn_seq2seq/rnn_decoder/<cell>/...  the decoder
+//   attention_decoder:  attention_decoder/AttnW_<a>               [1, 1, A, A]  glorot_uniform
+//                       attention_decoder/AttnV_<a>               [A]           glorot_uniform
+//                       attention_decoder/kernel                  [D + heads A, D] glorot_uniform
+//                       attention_decoder/bias                    [D]           zeros
+//                       attention_decoder/<cell>/...              the cell's own
+//                       attention_decoder/Attention_<a>/kernel    [Q, A]        glorot_uniform
+//                       attention_decoder/Attention_<a>/bias      [A]           zeros
+//                       attention_decoder/AttnOutputProjection/kernel  [C + heads A, O]
+//                       attention_decoder/AttnOutputProjection/bias    [O]      zeros
+//
+// TensorFlow computes AttnW_<a>'s features with a 1x1 conv2d over attention_states reshaped
+// to [batch, L, 1, A]; here they are the same numbers as a matmul of [batch * L, A] by the
+// kernel viewed as [A, A]. The attention length and size must be static, the batch may be
+// dyn.
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "typeflow/core/fixed_string.hpp"
+#include "typeflow/core/node.hpp"
+#include "typeflow/core/shape.hpp"
+#include "typeflow/ops/activation.hpp"
+#include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/concat.hpp"
+#include "typeflow/ops/dense.hpp"
+#include "typeflow/ops/expand.hpp"
+#include "typeflow/ops/init.hpp"
+#include "typeflow/ops/math.hpp"
+#include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/reduce.hpp"
+#include "typeflow/ops/reshape.hpp"
+#include "typeflow/ops/softmax.hpp"
+#include "typeflow/ops/variable.hpp"
+#include "typeflow/rnn/cell.hpp"
+#include "typeflow/rnn/static_rnn.hpp"
+
+namespace typeflow::rnn {
+
+/// In a diagnostic: a decoder needs at least one decoder input.
+template <fixed_string Scope>
+struct seq2seq_decoder_needs_at_least_one_decoder_input {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: every decoder input must be [batch, depth] with a static depth, all of
+/// one shape and element type; the index of the first one that is not, and its shape
+/// beside the first input's.
+template <fixed_string Scope, std::size_t Index, class FirstShape, class Shape>
+struct seq2seq_decoder_inputs_must_be_batch_by_depth_of_one_shape {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: attention_states must be [batch, attn_length, attn_size], length and
+/// size static; its shape.
+template <fixed_string Scope, class Shape>
+struct attention_decoder_attention_states_must_be_batch_length_size {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: attention_decoder needs num_heads >= 1.
+template <fixed_string Scope, std::size_t NumHeads>
+struct attention_decoder_needs_at_least_one_head {
+  static constexpr bool value = false;
+};
+
+/// Stands for TensorFlow's loop_function=None: every step reads its decoder input.
+struct no_loop_function_t {};
+inline constexpr no_loop_function_t no_loop_function{};
+
+/// attention_decoder's output_size=None: the cell's output size.
+inline constexpr std::size_t cell_output_size = 0;
+
+namespace detail {
+
+/// The checks of the decoder inputs, one static_assert naming the scope. True when they pass.
+template <fixed_string Scope, class... X>
+constexpr bool check_decoder_inputs() {
+  if constexpr (sizeof...(X) == 0) {
+    static_assert(rnn::seq2seq_decoder_needs_at_least_one_decoder_input<Scope>::value,
+                  "typeflow::rnn seq2seq decoder: decoder_inputs must be a std::tuple of at least one [batch, depth] "
+                  "node");
+    return false;
+  } else {
+    using X0 = std::tuple_element_t<0, std::tuple<X...>>;
+    constexpr std::size_t bad = [] {
+      const bool ok[] = {(shape_of<X>::rank == 2 && shape_of<X>::dims[1] != dyn &&
+                          std::is_same_v<shape_of<X>, shape_of<X0>> &&
+                          std::is_same_v<value_type_of<X>, value_type_of<X0>>)...};
+      for (std::size_t i = 0; i < sizeof...(X); ++i)
+        if (!ok[i]) return i;
+      return sizeof...(X);
+    }();
+    if constexpr (bad != sizeof...(X)) {
+      using XB = std::tuple_element_t<bad, std::tuple<X...>>;
+      static_assert(
+          rnn::seq2seq_decoder_inputs_must_be_batch_by_depth_of_one_shape<Scope, bad, shape_of<X0>, shape_of<XB>>::value,
+          "typeflow::rnn seq2seq decoder: decoder_inputs must all be [batch, depth] (rank 2, static depth) of one "
+          "shape and element type");
+    }
+    return bad == sizeof...(X);
+  }
+}
+
+/// The step input: decoder_inputs[I], or loop_function(prev, I) from step 1 on.
+template <std::size_t I, class Inputs, class Prev, class Loop>
+auto step_input(const Inputs& inputs, const Prev& prev, const Loop& loop_function) {
+  if constexpr (I == 0 || std::is_same_v<Loop, no_loop_function_t>) {
+    return std::get<I>(inputs);
+  } else if constexpr (std::is_invocable_v<const Loop&, const Prev&, std::integral_constant<std::size_t, I>>) {
+    return loop_function(prev, std::integral_constant<std::size_t, I>{});
+  } else {
+    return loop_function(prev);
+  }
+}
+
+/// TensorFlow's core_rnn_cell _linear(args, Out, bias=True) in Scope: concat(args, 1) @
+/// "<Scope>/kernel" + "<Scope>/bias" (glorot_uniform, zeros); one argument is not concatenated.
+template <fixed_string Scope, std::ptrdiff_t Out, node A0, node... A>
+auto linear(const A0& a0, const A&... a) {
+  using T = value_type_of<A0>;
+  constexpr std::ptrdiff_t total = shape_of<A0>::dims[1] + (std::ptrdiff_t(0) + ... + shape_of<A>::dims[1]);
+  auto kernel = variable<join_names<Scope, "kernel">(), T, shape<total, Out>, init::glorot_uniform()>();
+  auto bias = variable<join_names<Scope, "bias">(), T, shape<Out>, init::zeros()>();
+  if constexpr (sizeof...(A) == 0) {
+    return ops::detail::dense_layer<Scope>(a0, kernel, bias, activation::linear);
+  } else {
+    return ops::detail::dense_layer<Scope>(ops::detail::in_layer_scope<Scope>(concat<1>(a0, a...)), kernel, bias,
+                                           activation::linear);
+  }
+}
+
+/// The query of the attention: the flat state, concatenated when it has several tensors.
+template <class... S>
+auto attention_query(const std::tuple<S...>& flat) {
+  if constexpr (sizeof...(S) == 1) {
+    return std::get<0>(flat);
+  } else {
+    return std::apply([](const auto&... s) { return concat<1>(s...); }, flat);
+  }
+}
+
+/// "<prefix><I>": AttnW_0, AttnV_1, Attention_0, ...
+template <fixed_string Prefix, std::size_t I>
+constexpr auto indexed_name() {
+  constexpr auto suffix = cell_index_name<I>();  // "cell_<I>"
+  constexpr std::size_t n = Prefix.size(), digits = suffix.size() - 5;
+  fixed_string<n + digits + 1> out{};
+  for (std::size_t i = 0; i < n; ++i) out.data[i] = Prefix.data[i];
+  for (std::size_t i = 0; i < digits; ++i) out.data[n + i] = suffix.data[5 + i];
+  return out;
+}
+
+/// The attention reads of every head for one query, as TensorFlow's attention(query):
+///   y = linear(query, A) in "Attention_<a>";  s = sum_A(v_a * tanh(features_a + y[:, None, :]))
+///   p = softmax(s) [batch, L];  d = sum_L(p[:, :, None] * attention_states) [batch, A].
+template <fixed_string Scope, class H, class Features, class V, class Q, std::size_t... I>
+auto attention_reads(const H& hidden, const Features& features, const V& v, const Q& query, std::index_sequence<I...>) {
+  constexpr std::ptrdiff_t a = shape_of<H>::dims[2];
+  auto head = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+    constexpr auto scope = join_names<Scope, indexed_name<"Attention_", K>()>();
+    auto y = expand_dims<1>(linear<scope, a>(query));
+    auto s = reduce_sum<2>(std::get<K>(v) * tanh(std::get<K>(features) + y));
+    auto p = softmax(s);
+    return reduce_sum<1>(expand_dims<2>(p) * hidden);
+  };
+  return tuple_of(head(std::integral_constant<std::size_t, I>{})...);
+}
+
+/// AttnW_<a>'s features of the attention states, [batch, L, A]: the 1x1 convolution as a
+/// matmul over the last axis.
+template <fixed_string Scope, std::size_t K, class H>
+auto attention_features(const H& hidden) {
+  using T = value_type_of<H>;
+  using S = shape_of<H>;
+  constexpr std::ptrdiff_t b = S::dims[0], l = S::dims[1], a = S::dims[2];
+  auto w = variable<join_names<Scope, indexed_name<"AttnW_", K>()>(), T, shape<1, 1, a, a>, init::glorot_uniform()>();
+  auto rows = reshape<shape<b == dyn ? dyn : b * l, a>>(hidden);
+  return reshape<shape<b, l, a>>(matmul(rows, reshape<shape<a, a>>(w)));
+}
+
+template <fixed_string Scope, std::size_t K, class H>
+auto attention_vector(const H&) {
+  constexpr std::ptrdiff_t a = shape_of<H>::dims[2];
+  return variable<join_names<Scope, indexed_name<"AttnV_", K>()>(), value_type_of<H>, shape<a>, init::glorot_uniform()>();
+}
+
+template <fixed_string Scope, std::size_t I, class Cell, class Inputs, class Loop, class Prev, class State, class... O>
+auto unroll_decoder(const Cell& cell, const Inputs& inputs, const Loop& loop_function, const Prev& prev,
+                    const State& state, const std::tuple<O...>& outputs) {
+  if constexpr (I == std::tuple_size_v<Inputs>) {
+    return pair_of(outputs, state);
+  } else {
+    auto x = step_input<I>(inputs, prev, loop_function);
+    auto [out, new_state] = cell.template step<Scope>(x, state);
+    return unroll_decoder<Scope, I + 1>(cell, inputs, loop_function, out, new_state,
+                                        concat_tuples(outputs, tuple_of(out)));
+  }
+}
+
+template <fixed_string Scope, std::size_t I, std::size_t OutputSize, class Cell, class Inputs, class Loop, class H,
+          class Features, class V, class Prev, class State, class Attns, class... O>
+auto unroll_attention(const Cell& cell, const Inputs& inputs, const Loop& loop_function, const H& hidden,
+                      const Features& features, const V& v, const Prev& prev, const State& state, const Attns& attns,
+                      const std::tuple<O...>& outputs) {
+  if constexpr (I == std::tuple_size_v<Inputs>) {
+    return pair_of(outputs, state);
+  } else {
+    constexpr auto heads = std::make_index_sequence<std::tuple_size_v<Attns>>{};
+    auto inp = step_input<I>(inputs, prev, loop_function);
+    constexpr std::ptrdiff_t d = shape_of<decltype(inp)>::dims[1];
+    auto x = std::apply([&](const auto&... a) { return linear<Scope, d>(inp, a...); }, attns);
+    auto [cell_output, new_state] = cell.template step<Scope>(x, state);
+    auto new_attns = attention_reads<Scope>(hidden, features, v, attention_query(new_state), heads);
+    constexpr auto projection = join_names<Scope, "AttnOutputProjection">();
+    auto output = std::apply(
+        [&](const auto&... a) { return linear<projection, std::ptrdiff_t(OutputSize)>(cell_output, a...); }, new_attns);
+    return unroll_attention<Scope, I + 1, OutputSize>(cell, inputs, loop_function, hidden, features, v, output,
+                                                      new_state, new_attns, concat_tuples(outputs, tuple_of(output)));
+  }
+}
+
+template <fixed_string Scope, class H>
+constexpr bool check_attention_states() {
+  using S = shape_of<H>;
+  constexpr bool ok = S::rank == 3 && S::dims[1] != dyn && S::dims[2] != dyn;
+  if constexpr (!ok) {
+    static_assert(rnn::attention_decoder_attention_states_must_be_batch_length_size<Scope, S>::value,
+                  "typeflow::rnn::attention_decoder(decoder_inputs, initial_state, attention_states, cell): "
+                  "attention_states must be [batch, attn_length, attn_size] with a static length and size");
+  }
+  return ok;
+}
+
+}  // namespace detail
+
+/// `rnn::rnn_decoder(decoder_inputs, initial_state, cell)` is
+/// tf.contrib.legacy_seq2seq.rnn_decoder: the cell run over the decoder inputs from
+/// initial_state (structured as the cell's state), its variables under Scope
+/// ("rnn_decoder/<cell>/..."). `rnn_decoder(..., cell, loop_function)`: from step 1 on, the
+/// input is loop_function(previous output, i). Returns std::pair{std::tuple of the outputs,
+/// the final state}.
+template <fixed_string Scope = "rnn_decoder", class... X, class State, class Cell, class Loop = no_loop_function_t>
+auto rnn_decoder(const std::tuple<X...>& decoder_inputs, const State& initial_state, const Cell& cell,
+                 const Loop& loop_function = {}) {
+  if constexpr (!detail::check_decoder_inputs<Scope, X...>()) {
+    return detail::pair_of(decoder_inputs, initial_state);
+  } else {
+    auto flat = flatten_state(initial_state);
+    auto [outputs, final_flat] =
+        detail::unroll_decoder<Scope, 0>(cell, decoder_inputs, loop_function, std::get<0>(decoder_inputs), flat,
+                                         std::tuple<>{});
+    return detail::pair_of(outputs, Cell::unflatten(final_flat));
+  }
+}
+
+/// `rnn::basic_rnn_seq2seq(encoder_inputs, decoder_inputs, cell)` is
+/// tf.contrib.legacy_seq2seq.basic_rnn_seq2seq: static_rnn of the cell over the encoder
+/// inputs from the zero state ("basic_rnn_seq2seq/rnn/<cell>/..."), then rnn_decoder from its
+/// final state ("basic_rnn_seq2seq/rnn_decoder/<cell>/...": a copy of the cell, its own
+/// variables). Returns std::pair{std::tuple of the decoder outputs, the final state}.
+template <fixed_string Scope = "basic_rnn_seq2seq", class... E, class... X, class Cell>
+auto basic_rnn_seq2seq(const std::tuple<E...>& encoder_inputs, const std::tuple<X...>& decoder_inputs,
+                       const Cell& cell) {
+  auto [enc_outputs, enc_state] = static_rnn<join_names<Scope, "rnn">()>(cell, encoder_inputs);
+  (void)enc_outputs;
+  return rnn_decoder<join_names<Scope, "rnn_decoder">()>(decoder_inputs, enc_state, cell);
+}
+
+/// `rnn::attention_decoder<OutputSize, NumHeads, InitialStateAttention, Scope>(decoder_inputs,
+/// initial_state, attention_states, cell, loop_function)` is
+/// tf.contrib.legacy_seq2seq.attention_decoder(decoder_inputs, initial_state,
+/// attention_states, cell, output_size, num_heads, loop_function, scope=Scope,
+/// initial_state_attention). attention_states [batch, attn_length, attn_size]; OutputSize
+/// rnn::cell_output_size (0) for the cell's. Per step, as TensorFlow:
+///   x = linear([input] + attns, depth);  cell_output, state = cell(x, state)
+///   attns = attention(state)  (each head: softmax(v^T tanh(W h_t + U state)) read of the states)
+///   output = linear([cell_output] + attns, output_size)  in "AttnOutputProjection"
+/// The first attns are zeros, or attention(initial_state) with InitialStateAttention.
+/// Returns std::pair{std::tuple of the outputs [batch, output_size], the final state}.
+/// The variables are listed at the top of this header.
+template <std::size_t OutputSize = cell_output_size, std::size_t NumHeads = 1, bool InitialStateAttention = false,
+          fixed_string Scope = "attention_decoder", class... X, class State, node H, class Cell,
+          class Loop = no_loop_function_t>
+auto attention_decoder(const std::tuple<X...>& decoder_inputs, const State& initial_state, const H& attention_states,
+                       const Cell& cell, const Loop& loop_function = {}) {
+  if constexpr (NumHeads == 0) {
+    static_assert(rnn::attention_decoder_needs_at_least_one_head<Scope, NumHeads>::value,
+                  "typeflow::rnn::attention_decoder<output_size, num_heads>: num_heads must be at least 1 (with "
+                  "none, use rnn_decoder)");
+    return detail::pair_of(decoder_inputs, initial_state);
+  } else if constexpr (!detail::check_decoder_inputs<Scope, X...>() || !detail::check_attention_states<Scope, H>()) {
+    return detail::pair_of(decoder_inputs, initial_state);
+  } else {
+    constexpr std::size_t out_size = OutputSize == cell_output_size ? Cell::output_size : OutputSize;
+    constexpr std::ptrdiff_t a = shape_of<H>::dims[2];
+    constexpr auto heads = std::make_index_sequence<NumHeads>{};
+    auto features = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return detail::tuple_of(detail::attention_features<Scope, K>(attention_states)...);
+    }(heads);
+    auto v = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return detail::tuple_of(detail::attention_vector<Scope, K>(attention_states)...);
+    }(heads);
+    auto flat = flatten_state(initial_state);
+    auto attns = [&] {
+      if constexpr (InitialStateAttention) {
+        return detail::attention_reads<Scope>(attention_states, features, v, detail::attention_query(flat), heads);
+      } else {
+        auto zero = detail::zeros_for_batch<std::size_t(a)>(std::get<0>(decoder_inputs));
+        return [&]<std::size_t... K>(std::index_sequence<K...>) {
+          return detail::tuple_of((void(K), zero)...);
+        }(heads);
+      }
+    }();
+    auto [outputs, final_flat] = detail::unroll_attention<Scope, 0, out_size>(
+        cell, decoder_inputs, loop_function, attention_states, features, v, std::get<0>(decoder_inputs), flat, attns,
+        std::tuple<>{});
+    return detail::pair_of(outputs, Cell::unflatten(final_flat));
+  }
+}
+
+}  // namespace typeflow::rnn

@@ -1,0 +1,176 @@
+// rnn::attention_decoder (rnn/seq2seq.hpp): TensorFlow's seq2seq_test.py
+// testAttentionDecoder1 and testAttentionDecoder2 (the outputs' and the state's shapes), the
+// variables' names and shapes, two decoders' values against an independent reference
+// (benchmarks/rnn/reference_attention_decoder.py: two heads; an LSTM with
+// initial_state_attention), feed_previous, and a dyn batch.
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xtensor.hpp>
+
+#include <typeflow/rnn/seq2seq.hpp>
+#include <typeflow/typeflow.hpp>
+
+#include "attention_reference.hpp"
+#include "rnn_testing.hpp"
+#include "seq2seq_testing.hpp"
+
+namespace tf = typeflow;
+namespace rnn = typeflow::rnn;
+namespace ref = attention_reference;
+using namespace seq2seq_testing;
+
+namespace {
+using value22 = xt::xtensor_fixed<float, xt::xshape<2, 2>>;
+value22 filled(float v) {
+  value22 out{};
+  out.fill(v);
+  return out;
+}
+using shape_map = std::map<std::string, std::vector<std::ptrdiff_t>>;
+
+// seq2seq_test.py's testAttentionDecoder1 (NumHeads 1) and testAttentionDecoder2 (2): a
+// GRUCell(2) encoder over two steps, its outputs stacked as the attention states [2, 2, 2],
+// a new GRUCell(2) attention decoder over three steps, output_size 4; variables 0.5.
+template <std::size_t NumHeads>
+void tf_attention_decoder_test() {
+  auto inp = tf::placeholder<"inp", float, tf::shape<2, 2>>();
+  auto dec = tf::placeholder<"dec", float, tf::shape<2, 2>>();
+  auto [enc_outputs, enc_state] = rnn::static_rnn(rnn::gru_cell<2>{}, std::tuple{inp, inp});
+  auto attn_states = tf::concat<1>(tf::reshape<tf::shape<tf::dyn, 1, 2>>(std::get<0>(enc_outputs)),
+                                   tf::reshape<tf::shape<tf::dyn, 1, 2>>(std::get<1>(enc_outputs)));
+  auto [outs, mem] =
+      rnn::attention_decoder<4, NumHeads>(std::tuple{dec, dec, dec}, enc_state, attn_states, rnn::gru_cell<2>{});
+  static_assert(std::tuple_size_v<decltype(outs)> == 3);
+  tf::session sess(std::get<0>(outs), std::get<1>(outs), std::get<2>(outs), mem);
+  set_all_variables(sess, 0.5);
+  auto res = sess.run(std::get<0>(outs), tf::feed(inp, filled(0.5f)), tf::feed(dec, filled(0.4f)));
+  CHECK(res.shape()[0] == 2);
+  CHECK(res.shape()[1] == 4);
+  auto m = sess.run(mem, tf::feed(inp, filled(0.5f)), tf::feed(dec, filled(0.4f)));
+  CHECK(m.shape()[0] == 2);
+  CHECK(m.shape()[1] == 2);
+
+  shape_map expected{{"rnn/gru_cell/gates/kernel", {4, 4}},
+                     {"rnn/gru_cell/gates/bias", {4}},
+                     {"rnn/gru_cell/candidate/kernel", {4, 2}},
+                     {"rnn/gru_cell/candidate/bias", {2}},
+                     {"attention_decoder/kernel", {2 + 2 * std::ptrdiff_t(NumHeads), 2}},
+                     {"attention_decoder/bias", {2}},
+                     {"attention_decoder/gru_cell/gates/kernel", {4, 4}},
+                     {"attention_decoder/gru_cell/gates/bias", {4}},
+                     {"attention_decoder/gru_cell/candidate/kernel", {4, 2}},
+                     {"attention_decoder/gru_cell/candidate/bias", {2}},
+                     {"attention_decoder/AttnOutputProjection/kernel", {2 + 2 * std::ptrdiff_t(NumHeads), 4}},
+                     {"attention_decoder/AttnOutputProjection/bias", {4}}};
+  for (std::size_t a = 0; a < NumHeads; ++a) {
+    const std::string i = std::to_string(a);
+    expected["attention_decoder/AttnW_" + i] = {1, 1, 2, 2};
+    expected["attention_decoder/AttnV_" + i] = {2};
+    expected["attention_decoder/Attention_" + i + "/kernel"] = {2, 2};
+    expected["attention_decoder/Attention_" + i + "/bias"] = {2};
+  }
+  CHECK(variable_shapes<decltype(sess)>() == expected);
+}
+}  // namespace
+
+TEST_CASE("attention_decoder: TensorFlow's testAttentionDecoder1") { tf_attention_decoder_test<1>(); }
+
+TEST_CASE("attention_decoder: TensorFlow's testAttentionDecoder2 (two heads)") { tf_attention_decoder_test<2>(); }
+
+namespace {
+using namespace rnn_testing;
+using att_value = xt::xtensor_fixed<double, xt::xshape<2, 3, 5>>;
+att_value attention_states_value() {
+  att_value v{};
+  for (std::size_t b = 0; b < 2; ++b)
+    for (std::size_t l = 0; l < 3; ++l)
+      for (std::size_t a = 0; a < 5; ++a) v(b, l, a) = 0.7 * std::cos(0.5 * double(b * 15 + l * 5 + a) + 0.3);
+  return v;
+}
+auto x0 = tf::placeholder<"x0", double, tf::shape<2, 3>>();
+auto x1 = tf::placeholder<"x1", double, tf::shape<2, 3>>();
+auto att = tf::placeholder<"att", double, tf::shape<2, 3, 5>>();
+auto h = tf::placeholder<"h", double, tf::shape<2, 4>>();
+auto c = tf::placeholder<"c", double, tf::shape<2, 4>>();
+}  // namespace
+
+TEST_CASE("attention_decoder: two heads, output_size 6, against the reference") {
+  auto [outs, fin] = rnn::attention_decoder<6, 2>(std::tuple{x0, x1}, h, att, rnn::gru_cell<4>{});
+  tf::session sess(std::get<1>(outs), fin);
+  set_reference_weights(sess);
+  auto [o0, o1, s] = sess.run(tf::fetch(std::get<0>(outs), std::get<1>(outs), fin), tf::feed(x0, input(0)),
+                              tf::feed(x1, input(1)), tf::feed(att, attention_states_value()), tf::feed(h, h0()));
+  check_close(o0, ref::gru2_outputs, 0, 1e-12);
+  check_close(o1, ref::gru2_outputs, 12, 1e-12);
+  check_close(s, ref::gru2_state, 0, 1e-12);
+}
+
+TEST_CASE("attention_decoder: an LSTM, initial_state_attention, against the reference") {
+  rnn::basic_lstm_cell<4> cell;
+  auto [outs, fin] = rnn::attention_decoder<rnn::cell_output_size, 1, true>(
+      std::tuple{x0, x1}, rnn::lstm_state_tuple{c, h}, att, cell);
+  static_assert(std::is_same_v<tf::shape_of<std::remove_cvref_t<decltype(std::get<0>(outs))>>, tf::shape<2, 4>>);
+  tf::session sess(std::get<1>(outs), fin.c, fin.h);
+  set_reference_weights(sess);
+  auto [o0, o1, sc, sh] =
+      sess.run(tf::fetch(std::get<0>(outs), std::get<1>(outs), fin.c, fin.h), tf::feed(x0, input(0)),
+               tf::feed(x1, input(1)), tf::feed(att, attention_states_value()), tf::feed(h, h0()), tf::feed(c, c0()));
+  check_close(o0, ref::lstm1_outputs, 0, 1e-12);
+  check_close(o1, ref::lstm1_outputs, 8, 1e-12);
+  check_close(sc, ref::lstm1_state, 0, 1e-12);
+  check_close(sh, ref::lstm1_state, 8, 1e-12);
+}
+
+// feed_previous: from step 1 on the input is loop_function(previous output, i), here the
+// output itself (output_size 3 = the input depth); only the first decoder input is fed.
+TEST_CASE("attention_decoder: a loop_function feeds the previous output back") {
+  auto x2 = tf::placeholder<"x2", double, tf::shape<2, 3>>();
+  std::vector<std::size_t> steps;
+  auto loop = [&](const auto& prev, auto i) {
+    static_assert(std::is_same_v<decltype(i), std::integral_constant<std::size_t, decltype(i)::value>>);
+    steps.push_back(i);
+    return prev;
+  };
+  rnn::gru_cell<4> cell;
+  auto [outs, fin] = rnn::attention_decoder<3>(std::tuple{x0, x1, x2}, h, att, cell, loop);
+  CHECK(steps == std::vector<std::size_t>{1, 2});
+  auto [plain, plain_fin] = rnn::attention_decoder<3>(std::tuple{x0, x1, x2}, h, att, cell);
+  tf::session sess(std::get<2>(outs), fin, std::get<2>(plain), plain_fin);
+  sess.run(tf::global_variables_initializer());
+  const auto a = attention_states_value();
+  auto [f0, f1, f2, ff] = sess.run(tf::fetch(std::get<0>(outs), std::get<1>(outs), std::get<2>(outs), fin),
+                                   tf::feed(x0, input(0)), tf::feed(att, a), tf::feed(h, h0()));
+  // The decoder without a loop function, fed the outputs as its later inputs, agrees.
+  auto [p2, pf] = sess.run(tf::fetch(std::get<2>(plain), plain_fin), tf::feed(x0, input(0)), tf::feed(x1, f0),
+                           tf::feed(x2, f1), tf::feed(att, a), tf::feed(h, h0()));
+  for (std::size_t i = 0; i < f2.size(); ++i) CHECK(p2.flat(i) == doctest::Approx(f2.flat(i)).epsilon(1e-12));
+  for (std::size_t i = 0; i < ff.size(); ++i) CHECK(pf.flat(i) == doctest::Approx(ff.flat(i)).epsilon(1e-12));
+  // And differs from it fed other inputs (the loop's outputs are not the decoder inputs).
+  auto p2x = sess.run(std::get<2>(plain), tf::feed(x0, input(0)), tf::feed(x1, input(1)), tf::feed(x2, input(2)),
+                      tf::feed(att, a), tf::feed(h, h0()));
+  CHECK(std::abs(p2x(0, 0) - f2(0, 0)) > 1e-6);
+}
+
+TEST_CASE("attention_decoder: a dyn batch") {
+  auto d0 = tf::placeholder<"d0", double, tf::shape<tf::dyn, 3>>();
+  auto datt = tf::placeholder<"datt", double, tf::shape<tf::dyn, 3, 5>>();
+  auto dh = tf::placeholder<"dh", double, tf::shape<tf::dyn, 4>>();
+  auto [outs, fin] = rnn::attention_decoder<6, 2>(std::tuple{d0, d0}, dh, datt, rnn::gru_cell<4>{});
+  static_assert(std::is_same_v<tf::shape_of<std::remove_cvref_t<decltype(std::get<1>(outs))>>, tf::shape<tf::dyn, 6>>);
+  tf::session sess(std::get<1>(outs), fin);
+  set_reference_weights(sess);
+  xt::xtensor<double, 2> x = input(0), hv = h0();
+  xt::xtensor<double, 3> a = attention_states_value();
+  auto [o1, s] = sess.run(tf::fetch(std::get<1>(outs), fin), tf::feed(d0, x), tf::feed(datt, a), tf::feed(dh, hv));
+  CHECK(o1.shape()[0] == 2);
+  CHECK(o1.shape()[1] == 6);
+  CHECK(s.shape()[0] == 2);
+}
