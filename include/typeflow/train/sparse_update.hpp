@@ -27,6 +27,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/arithmetic.hpp"  // fn::add, which ops/embedding.hpp names without including
 #include "typeflow/ops/embedding.hpp"
 #include "typeflow/train/detail/storage.hpp"
 
