@@ -78,10 +78,11 @@ template <class Opt>
 void check_against_one_process(const tf::distributed::communicator& comm, const Opt& opt, double tolerance) {
   constexpr std::size_t local = global_batch / 2;
   auto [ids, y, emb, w, b, loss] = embedding_model<local>();
-  auto pairs = opt.compute_gradients(loss);
-  static_assert(tf::indexed_slices<decltype(std::get<0>(pairs).gradient_node)>,
-                "the embedding's gradient is sparse (the first variable on the loss's path)");
+  // [snippet sync_replicas_sparse]
+  auto pairs = opt.compute_gradients(loss);  // (emb's sparse gradient, emb), then w's and b's
+  static_assert(tf::indexed_slices<decltype(std::get<0>(pairs).gradient_node)>);
   auto train_op = tf::distributed::sync_replicas(opt, comm).apply_gradients(pairs, tf::train::global_step());
+  // [/snippet sync_replicas_sparse]
   tf::session sess(train_op, loss);
   tf::distributed::bind(sess, comm);
   sess.run(tf::global_variables_initializer());
