@@ -27,6 +27,7 @@
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/arithmetic.hpp"  // fn::add, which ops/embedding.hpp names without including
 #include "typeflow/ops/embedding.hpp"
 #include "typeflow/train/detail/storage.hpp"
 
@@ -121,23 +122,54 @@ term_view<T> view_term(Ctx& ctx) {
           size_of(ids)};
 }
 
-// Every id of every term in [0, rows) and every term's rows ids.size * width values, or
-// TensorFlow's InvalidArgument naming the variable: checked before anything changes.
-template <class V, class T, std::size_t N>
-void check_terms(const std::array<term_view<T>, N>& terms, std::size_t rows, std::size_t width) {
+// What is wrong with a sparse gradient's terms, found before anything changes: nothing
+// (kind none), a term whose rows are not ids.size * width values, or an id out of range.
+struct term_error {
+  enum kind_t : std::int64_t { none = 0, value_count = 1, index = 2 };
+  std::int64_t kind = none;
+  std::int64_t k = 0;            // index: the position of the id in its term
+  std::int64_t id = 0;           // index: the id
+  std::int64_t values = 0;       // value_count: the term's values
+  std::int64_t count = 0;        // value_count: the term's ids
+  explicit operator bool() const noexcept { return kind != none; }
+};
+
+// The first error of the terms: every id of every term must be in [0, rows) and every
+// term's rows ids.size * width values.
+template <class T, std::size_t N>
+term_error find_term_error(const std::array<term_view<T>, N>& terms, std::size_t rows, std::size_t width) noexcept {
   for (const auto& t : terms) {
     if (t.value_count != t.count * width)
-      throw invalid_argument_error("The sparse gradient of variable " + std::string(V::name.view()) + " has " +
-                                   std::to_string(t.value_count) + " values for " + std::to_string(t.count) +
-                                   " indices of rows of " + std::to_string(width));
+      return {term_error::value_count, 0, 0, static_cast<std::int64_t>(t.value_count),
+              static_cast<std::int64_t>(t.count)};
     for (std::size_t k = 0; k < t.count; ++k) {
       const std::int64_t id = t.id(k);
       if (id < 0 || static_cast<std::size_t>(id) >= rows)
-        throw invalid_argument_error("indices[" + std::to_string(k) + "] = " + std::to_string(id) +
-                                     " is not in [0, " + std::to_string(rows) + ") (the sparse gradient of variable " +
-                                     std::string(V::name.view()) + ")");
+        return {term_error::index, static_cast<std::int64_t>(k), id, 0, 0};
     }
   }
+  return {};
+}
+
+// TensorFlow's InvalidArgument text for error e of the sparse gradient of V (rows of width
+// values each), followed by `where` (empty, or " on rank 1 of 2").
+template <class V>
+invalid_argument_error term_error_exception(const term_error& e, std::size_t rows, std::size_t width,
+                                            const std::string& where = {}) {
+  if (e.kind == term_error::value_count)
+    return invalid_argument_error("The sparse gradient of variable " + std::string(V::name.view()) + " has " +
+                                  std::to_string(e.values) + " values for " + std::to_string(e.count) +
+                                  " indices of rows of " + std::to_string(width) + where);
+  return invalid_argument_error("indices[" + std::to_string(e.k) + "] = " + std::to_string(e.id) + " is not in [0, " +
+                                std::to_string(rows) + ") (the sparse gradient of variable " +
+                                std::string(V::name.view()) + ")" + where);
+}
+
+// The checks of find_term_error, or TensorFlow's InvalidArgument naming the variable:
+// made before anything changes.
+template <class V, class T, std::size_t N>
+void check_terms(const std::array<term_view<T>, N>& terms, std::size_t rows, std::size_t width) {
+  if (const term_error e = find_term_error(terms, rows, width)) throw term_error_exception<V>(e, rows, width);
 }
 
 template <class V>
@@ -145,39 +177,59 @@ constexpr std::size_t rows_of() {
   return shape_of<V>::rank == 0 ? 1 : shape_of<V>::dims[0];
 }
 
-// The terms of gradient G of V, checked and summed per row.
-template <class V, class G, class Ctx>
-unique_slices<value_type_of<V>> deduplicate(Ctx& ctx, sparse_update_scratch& s) {
-  using T = value_type_of<V>;
-  constexpr std::size_t rows = rows_of<V>(), width = shape_of<V>::size / rows;
-  const auto terms = [&]<class... Term>(mp::mp_list<Term...>) {
-    return std::array<term_view<T>, sizeof...(Term)>{view_term<T, Term>(ctx)...};
-  }(indexed_slices_terms<G>{});
-  check_terms<V>(terms, rows, width);
-  std::size_t total = 0;
-  for (const auto& t : terms) total += t.count;
+// The summing of rows per id into the scratch s: begin_sums for up to `total` rows of
+// `width` values of a table of `rows` rows, add_row for each row in order, end_sums for the
+// unique rows (in order of first appearance) and their sums. Nothing allocates once the
+// scratch has held as many.
+template <class T>
+T* begin_sums(sparse_update_scratch& s, std::size_t rows, std::size_t total, std::size_t width) {
   if (s.position.size() < rows) s.position.resize(rows, -1);
   s.rows.clear();
   if (s.rows.capacity() < total) s.rows.reserve(total);
   auto& sums = s.sums<T>();
   if (sums.size() < total * width) sums.resize(total * width);
-  for (const auto& t : terms) {
-    for (std::size_t k = 0; k < t.count; ++k) {
-      const auto id = t.id(k);
-      auto& slot = s.position[static_cast<std::size_t>(id)];
-      const T* src = t.values + k * width;
-      if (slot < 0) {
-        slot = static_cast<std::int64_t>(s.rows.size());
-        s.rows.push_back(id);
-        std::copy_n(src, width, sums.data() + static_cast<std::size_t>(slot) * width);
-      } else {
-        T* dst = sums.data() + static_cast<std::size_t>(slot) * width;
-        for (std::size_t j = 0; j < width; ++j) dst[j] += src[j];
-      }
-    }
+  return sums.data();
+}
+template <class T>
+void add_row(sparse_update_scratch& s, T* sums, std::int64_t id, const T* src, std::size_t width) noexcept {
+  auto& slot = s.position[static_cast<std::size_t>(id)];
+  if (slot < 0) {
+    slot = static_cast<std::int64_t>(s.rows.size());
+    s.rows.push_back(id);  // within the capacity begin_sums reserved
+    std::copy_n(src, width, sums + static_cast<std::size_t>(slot) * width);
+  } else {
+    T* dst = sums + static_cast<std::size_t>(slot) * width;
+    for (std::size_t j = 0; j < width; ++j) dst[j] += src[j];
   }
+}
+template <class T>
+unique_slices<T> end_sums(sparse_update_scratch& s, std::size_t width) noexcept {
   for (const auto id : s.rows) s.position[static_cast<std::size_t>(id)] = -1;
-  return {s.rows.data(), sums.data(), s.rows.size(), width};
+  return {s.rows.data(), s.sums<T>().data(), s.rows.size(), width};
+}
+
+// The terms of gradient G of V as the run holds them.
+template <class V, class G, class Ctx>
+auto view_terms(Ctx& ctx) {
+  using T = value_type_of<V>;
+  return [&]<class... Term>(mp::mp_list<Term...>) {
+    return std::array<term_view<T>, sizeof...(Term)>{view_term<T, Term>(ctx)...};
+  }(indexed_slices_terms<G>{});
+}
+
+// The terms of gradient G of V, checked and summed per row.
+template <class V, class G, class Ctx>
+unique_slices<value_type_of<V>> deduplicate(Ctx& ctx, sparse_update_scratch& s) {
+  using T = value_type_of<V>;
+  constexpr std::size_t rows = rows_of<V>(), width = shape_of<V>::size / rows;
+  const auto terms = view_terms<V, G>(ctx);
+  check_terms<V>(terms, rows, width);
+  std::size_t total = 0;
+  for (const auto& t : terms) total += t.count;
+  T* sums = begin_sums<T>(s, rows, total, width);
+  for (const auto& t : terms)
+    for (std::size_t k = 0; k < t.count; ++k) add_row(s, sums, t.id(k), t.values + k * width, width);
+  return end_sums<T>(s, width);
 }
 
 // A view of a contiguous gradient, for an optimizer's dense rule.
@@ -194,13 +246,12 @@ concept has_sparse_rule = requires(Ctx& ctx, const Step& step, const unique_slic
   Def::template apply_sparse<V>(ctx, step, s);
 };
 
-/// Applies the sparse gradient G to V with Def's sparse rule, or its dense rule on G
-/// scattered (see the header comment).
-template <class Def, class V, class G, class Ctx, class Step>
-void apply_sparse_pair(Ctx& ctx, const Step& step) {
+/// Applies the summed slices of V's gradient with Def's sparse rule, or its dense rule on
+/// the slices scattered into the scratch's dense buffer (see the header comment).
+template <class Def, class V, class Ctx, class Step>
+void apply_slices(Ctx& ctx, const Step& step, const unique_slices<value_type_of<V>>& slices,
+                  sparse_update_scratch& scratch) {
   using T = value_type_of<V>;
-  auto& scratch = ctx.template resource<sparse_update_node<Def::name>>();
-  const auto slices = deduplicate<V, G>(ctx, scratch);
   if constexpr (has_sparse_rule<Def, V, Ctx, Step>) {
     Def::template apply_sparse<V>(ctx, step, slices);
   } else {
@@ -211,6 +262,13 @@ void apply_sparse_pair(Ctx& ctx, const Step& step) {
       std::copy_n(slices.values(k), slices.width(), dense.data() + static_cast<std::size_t>(slices.row(k)) * slices.width());
     Def::template apply<V>(ctx, step, dense_view<T>{dense.data(), shape_of<V>::size});
   }
+}
+
+/// Applies the sparse gradient G to V (apply_slices of its terms summed per row).
+template <class Def, class V, class G, class Ctx, class Step>
+void apply_sparse_pair(Ctx& ctx, const Step& step) {
+  auto& scratch = ctx.template resource<sparse_update_node<Def::name>>();
+  apply_slices<Def, V>(ctx, step, deduplicate<V, G>(ctx, scratch), scratch);
 }
 
 }  // namespace detail

@@ -1,23 +1,49 @@
 // typeflow/distributed/detail/replica_group.hpp — the session resource through which a
-// synchronous update reaches its communicator: the binding and the fused gradient buffer.
+// synchronous update reaches its communicator: the binding, the fused gradient buffer and
+// the buffers of the sparse gradients' exchange.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/distributed/communicator.hpp"
+#include "typeflow/train/sparse_update.hpp"
 
 namespace typeflow::distributed::detail {
 
+/// v with at least n elements: grown, never shrunk, so that a buffer sized by the largest
+/// step seen is reused by every later one.
+template <class U>
+U* grow(std::vector<U>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+/// The buffers of a step's exchange of sparse gradients (sync_replicas.hpp): what this rank
+/// sends and what it gathers from every rank (each sparse gradient's row count and a failure
+/// record; the ids; the rows), the MPI counts and offsets of each rank's part, a cursor per
+/// rank into the gathered ids and rows, and the scratch in which the rows are summed per id.
+template <class T>
+struct sparse_exchange {
+  std::vector<std::int64_t> counts_send, counts_recv;
+  std::vector<std::int64_t> ids_send, ids_recv;
+  std::vector<T> values_send, values_recv;
+  std::vector<int> ids_counts, ids_displs, values_counts, values_displs;
+  std::vector<std::size_t> ids_cursor, values_cursor;
+  train::detail::sparse_update_scratch scratch;
+};
+
 /// What a session holds for a replica-group resource (distributed/sync_replicas.hpp): the
 /// communicator bound to it (not owned: it must outlive the runs) and the one buffer into
-/// which every dense gradient of a step is packed for a single allreduce. The buffer
-/// grows on the first step and is reused after, so a step allocates nothing.
+/// which every dense gradient of a step is packed for a single allreduce, and the buffers
+/// of the sparse gradients' allgathers. They grow on the first steps and are reused after,
+/// so a steady step allocates nothing.
 template <class T>
 class replica_group_state {
  public:
@@ -35,13 +61,16 @@ class replica_group_state {
 
   /// A buffer of at least n elements.
   T* buffer(std::size_t n) {
-    if (buffer_.size() < n) buffer_.resize(n);
-    return buffer_.data();
+    return grow(buffer_, n);
   }
+
+  /// The buffers of the sparse gradients' exchange.
+  sparse_exchange<T>& sparse() noexcept { return sparse_; }
 
  private:
   const communicator* comm_ = nullptr;
   std::vector<T> buffer_;
+  sparse_exchange<T> sparse_;
 };
 
 /// Sums buf[0, n) over the ranks of comm in place (one MPI_Iallreduce, waited for within the
