@@ -23,6 +23,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/elementwise.hpp"
 #include "typeflow/ops/gather.hpp"
 
