@@ -16,6 +16,7 @@
 
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/sequence_loss.hpp"
 #include "typeflow/rnn/state.hpp"
 
@@ -49,9 +50,18 @@ namespace detail {
 
 template <fixed_string Inputs, std::size_t Have, std::size_t Need>
 constexpr bool check_bucket_inputs() {
-  static_assert(Have >= Need || model_with_buckets_inputs_are_shorter_than_the_largest_bucket<Inputs, Have, Need>::value,
-                "typeflow::rnn::model_with_buckets: the inputs must have at least as many steps as the largest bucket");
+  if constexpr (Have < Need) {
+    static_assert(rnn::model_with_buckets_inputs_are_shorter_than_the_largest_bucket<Inputs, Have, Need>::value,
+                  "typeflow::rnn::model_with_buckets: the inputs must have at least as many steps as the largest bucket");
+  }
   return Have >= Need;
+}
+
+// What model_with_buckets returns after a failed check: a loss and no outputs per bucket,
+// so that only the check's error shows.
+template <class... B>
+auto inert_buckets(buckets<B...>) {
+  return pair_of(tuple_of(((void)B{}, std::tuple<>{})...), tuple_of(((void)B{}, constant<0.0f>())...));
 }
 
 template <std::size_t N, class Tuple>
@@ -79,7 +89,7 @@ auto model_with_buckets(const std::tuple<E...>& encoder_inputs, const std::tuple
                       detail::check_bucket_inputs<"targets", sizeof...(T), Buckets::max_decoder_size>() &&
                       detail::check_bucket_inputs<"weights", sizeof...(W), Buckets::max_decoder_size>();
   if constexpr (!ok) {
-    return detail::pair_of(std::tuple<>{}, std::tuple<>{});  // inert: the error above is the one to read
+    return detail::inert_buckets(Buckets{});  // inert: the error above is the one to read
   } else {
     auto build = [&]<class B>(B) {
       auto outputs = std::get<0>(seq2seq(detail::first_steps<B::encoder_size>(encoder_inputs),
