@@ -32,7 +32,14 @@
 # TYPEFLOW_SKIP_SANITIZED_TESTS (cache, OFF): an unsanitized build leaves out the unit tests
 # that the sanitizer build (TYPEFLOW_SANITIZE) runs. CI sets it for build-clang/, whose unit
 # tests would otherwise be compiled twice by clang: the sanitized ones run in build-asan/,
-# built by clang too, and every unit test runs optimized with g++ in build/.
+# built by clang too.
+#
+# TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS (cache, OFF): this build compiles at -O0 the
+# unit tests that the sanitizer build leaves out, since build-clang/ compiles those at -O2;
+# a folder keeps some optimized by listing them in TYPEFLOW_OPTIMIZED_TESTS. CI sets it for
+# build/ (g++): g++ spends half of a test's compile time optimizing, and every unit test is
+# still built once optimized (g++ in build/ or clang in build-clang/) and once unoptimized
+# (clang under the sanitizers in build-asan/, or g++ here).
 
 include_guard(GLOBAL)
 
@@ -98,6 +105,15 @@ if(TYPEFLOW_BUILD_TESTS)
   target_link_libraries(typeflow_test_pch PUBLIC typeflow::typeflow doctest::doctest)
   typeflow_configure_target(typeflow_test_pch)
   target_precompile_headers(typeflow_test_pch PRIVATE <typeflow/typeflow.hpp> <doctest/doctest.h>)
+  if(TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS)
+    # The same header for the tests compiled at -O0: a precompiled header is only used
+    # with the optimization level it was made with.
+    add_library(typeflow_test_pch_O0 OBJECT "${PROJECT_BINARY_DIR}/typeflow_pch.cpp")
+    target_link_libraries(typeflow_test_pch_O0 PUBLIC typeflow::typeflow doctest::doctest)
+    typeflow_configure_target(typeflow_test_pch_O0)
+    target_compile_options(typeflow_test_pch_O0 PRIVATE -O0)
+    target_precompile_headers(typeflow_test_pch_O0 PRIVATE <typeflow/typeflow.hpp> <doctest/doctest.h>)
+  endif()
 endif()
 
 function(typeflow_add_test name)
@@ -122,7 +138,16 @@ function(typeflow_add_test name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE typeflow::typeflow typeflow_doctest_main)
   typeflow_configure_target(${name})
-  target_precompile_headers(${name} REUSE_FROM typeflow_test_pch)
+  # TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS: a test that the sanitizer build leaves out
+  # is compiled optimized by build-clang/, so build/ compiles it at -O0 (unless the folder
+  # lists it in TYPEFLOW_OPTIMIZED_TESTS: training loops that are slow unoptimized).
+  if(TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS AND NOT sanitized AND NOT TYPEFLOW_SANITIZE
+     AND NOT TYPEFLOW_SANITIZE_THREAD AND NOT name IN_LIST TYPEFLOW_OPTIMIZED_TESTS)
+    target_compile_options(${name} PRIVATE -O0)
+    target_precompile_headers(${name} REUSE_FROM typeflow_test_pch_O0)
+  else()
+    target_precompile_headers(${name} REUSE_FROM typeflow_test_pch)
+  endif()
   add_dependencies(typeflow_unit_tests ${name})
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
