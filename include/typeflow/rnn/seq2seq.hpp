@@ -1,5 +1,8 @@
 // typeflow/rnn/seq2seq.hpp — the decoders of tf.contrib.legacy_seq2seq: rnn_decoder,
-// basic_rnn_seq2seq and attention_decoder, unrolled at compile time like static_rnn.
+// basic_rnn_seq2seq and attention_decoder. rnn_decoder, and attention_decoder with a
+// loop_function, unroll at compile time like static_rnn; attention_decoder without one is a
+// loop in the graph (control::dynamic_loop), its step built once whatever the number of
+// steps, the attention states read as loop constants.
 //
 // Inputs are std::tuples of [batch, depth] nodes, one per step (tf::unstack<1>(x) of a
 // [batch, time, depth] x); every step calls the cell in one scope, so the steps share its
