@@ -174,3 +174,37 @@ TEST_CASE("attention_decoder: a dyn batch") {
   CHECK(o1.shape()[1] == 6);
   CHECK(s.shape()[0] == 2);
 }
+
+namespace {
+template <class N>
+struct is_loop : std::false_type {};
+template <class... A>
+struct is_loop<tf::control::detail::loop_node<A...>> : std::true_type {};
+// The loop nodes among the nodes N depends on.
+template <class N>
+using loops_of = boost::mp11::mp_copy_if<tf::graph::graph_order<N>, is_loop>;
+}  // namespace
+
+// Without a loop_function the decoder is one loop in the graph: its step is one body type,
+// the same for two decoder steps and for three, so its compile cost does not grow with them.
+TEST_CASE("attention_decoder: one loop whose body does not depend on the number of steps") {
+  auto x2 = tf::placeholder<"x2", double, tf::shape<2, 3>>();
+  auto [two, two_fin] = rnn::attention_decoder<6, 2>(std::tuple{x0, x1}, h, att, rnn::gru_cell<4>{});
+  auto [three, three_fin] = rnn::attention_decoder<6, 2>(std::tuple{x0, x1, x2}, h, att, rnn::gru_cell<4>{});
+  using L2 = loops_of<std::remove_cvref_t<decltype(std::get<1>(two))>>;
+  using L3 = loops_of<std::remove_cvref_t<decltype(std::get<2>(three))>>;
+  static_assert(boost::mp11::mp_size<L2>::value == 1 && boost::mp11::mp_size<L3>::value == 1);
+  static_assert(std::is_same_v<typename boost::mp11::mp_front<L2>::body_type, typename boost::mp11::mp_front<L3>::body_type>);
+  // With a loop_function the steps are unrolled.
+  auto [fed, fed_fin] = rnn::attention_decoder<3>(std::tuple{x0, x1}, h, att, rnn::gru_cell<4>{},
+                                                  [](const auto& prev, auto) { return prev; });
+  static_assert(boost::mp11::mp_empty<loops_of<std::remove_cvref_t<decltype(std::get<1>(fed))>>>::value);
+  // Two steps and three agree on the first two outputs.
+  tf::session sess(std::get<1>(two), std::get<1>(three), three_fin, two_fin);
+  set_reference_weights(sess);
+  const auto a = attention_states_value();
+  auto [o2, o3] = sess.run(tf::fetch(std::get<1>(two), std::get<1>(three)), tf::feed(x0, input(0)), tf::feed(x1, input(1)),
+                           tf::feed(x2, input(2)), tf::feed(att, a), tf::feed(h, h0()));
+  check_close(o2, ref::gru2_outputs, 12, 1e-12);
+  check_close(o3, ref::gru2_outputs, 12, 1e-12);
+}

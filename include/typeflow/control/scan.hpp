@@ -51,6 +51,35 @@ struct loop_values_must_share_one_floating_element_type {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: constant J of loop Loop has element type Got where the loop's values
+/// have T (the body reads it as a value of the loop's type; its gradient is summed in it).
+template <fixed_string Loop, std::size_t J, class Got, class T>
+struct loop_constant_must_have_the_loop_element_type {
+  static constexpr bool value = false;
+};
+
+namespace control {
+
+/// What a loop gives back: the outputs of its steps stacked along a first (time) dimension,
+/// and its final states.
+template <class Outputs, class FinalStates>
+struct loop_result {
+  Outputs outputs;
+  FinalStates final_state;
+};
+
+/// The outer nodes a loop's body reads (TensorFlow's while_loop capturing outer tensors):
+/// `control::constants{attention_states, hidden}`. See dynamic_loop.
+template <class... C>
+struct constants {
+  std::tuple<C...> nodes;
+  constexpr explicit constants(const C&... c) : nodes(c...) {}
+};
+template <class... C>
+constants(const C&...) -> constants<C...>;
+
+}  // namespace control
+
 namespace control::detail {
 
 // --- building a loop ----------------------------------------------------------------------
@@ -117,17 +146,81 @@ constexpr bool check_loop_inputs() {
   }
 }
 
+template <fixed_string Scope, class T, class C, std::size_t... J>
+constexpr bool check_constants(std::index_sequence<J...>) {
+  constexpr std::size_t bad = [] {
+    constexpr bool same[] = {std::is_same_v<value_type_of<std::tuple_element_t<J, C>>, T>..., false};
+    std::size_t i = 0;
+    while (i < sizeof...(J) && same[i]) ++i;
+    return i;
+  }();
+  if constexpr (bad < sizeof...(J)) {
+    using Got = value_type_of<std::tuple_element_t<bad, C>>;
+    static_assert(loop_constant_must_have_the_loop_element_type<Scope, bad, Got, T>::value,
+                  "a loop's constants must have the element type of its states and sequence");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+/// The loop of dynamic_loop: fn(states, x) without constants, fn(states, x, constants) with.
+template <fixed_string Scope, bool Reverse, bool WithConstants, class Fn, node Xs, node... Init, class... C, class Len>
+auto build_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const std::tuple<C...>& consts, const Len& lengths) {
+  static_assert(sizeof...(Init) > 0, "a loop carries at least one state");
+  static_assert(!Reverse || std::is_same_v<Len, no_lengths>,
+                "a loop in reverse takes no lengths: reverse each sequence within its length (tf::reverse_sequence)");
+  constexpr bool inputs_ok = check_loop_inputs<Scope, Xs, Init...>() &&
+                             check_constants<Scope, value_type_of<Xs>, std::tuple<C...>>(std::index_sequence_for<C...>{});
+  if constexpr (!inputs_ok) {
+    return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
+  } else {
+    using T = value_type_of<Xs>;
+    using XP = input_placeholder<Scope, T, typename step_shape<shape_of<Xs>>::type>;
+    return [&]<std::size_t... K, std::size_t... J>(std::index_sequence<K...>, std::index_sequence<J...>) {
+      using states = std::tuple<state_placeholder<Scope, K, T, shape_of<Init>>...>;
+      using captured = std::tuple<capture_placeholder<Scope, J, T, shape_of<C>>...>;
+      using Bound = mp::mp_list<mp::mp_list<capture_placeholder<Scope, J, T, shape_of<C>>, C>...>;
+      auto [output, new_states] = [&] {
+        if constexpr (WithConstants) {
+          return fn(states{}, XP{}, captured{});
+        } else {
+          return fn(states{}, XP{});
+        }
+      }();
+      using O = decltype(output);
+      using NS = std::remove_cvref_t<decltype(new_states)>;
+      if constexpr (!check_state_count<Scope, sizeof...(Init), NS>()) {
+        return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
+      } else {
+        constexpr bool states_ok =
+            (check_new_state<Scope, K, std::tuple_element_t<K, states>, std::tuple_element_t<K, NS>>() && ...);
+        using Body = body<Scope, mp::mp_list<std::tuple_element_t<K, states>...>, XP, O,
+                          mp::mp_list<std::tuple_element_t<K, NS>...>, Reverse>;
+        if constexpr (!states_ok || !check_body<Scope, Body>()) {
+          return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert, as above
+        } else {
+          using L = loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound>;
+          const L loop = [&] {
+            if constexpr (std::is_same_v<Len, no_lengths>) {
+              return make_node<L>(std::get<K>(init)..., xs, std::get<J>(consts)..., output, std::get<K>(new_states)...);
+            } else {
+              return make_node<L>(std::get<K>(init)..., xs, lengths, std::get<J>(consts)..., output,
+                                  std::get<K>(new_states)...);
+            }
+          }();
+          auto outputs = make_node<loop_outputs<L>>(loop);
+          auto finals = std::tuple{make_node<loop_state<L, K>>(loop)...};
+          return loop_result<decltype(outputs), decltype(finals)>{outputs, finals};
+        }
+      }
+    }(std::index_sequence_for<Init...>{}, std::index_sequence_for<C...>{});
+  }
+}
+
 }  // namespace control::detail
 
 namespace control {
-
-/// What a loop gives back: the outputs of its steps stacked along a first (time) dimension,
-/// and its final states.
-template <class Outputs, class FinalStates>
-struct loop_result {
-  Outputs outputs;
-  FinalStates final_state;
-};
 
 /// The loop under dynamic_rnn, and tf.scan: runs `fn` once per step of `xs`'s first (time)
 /// dimension, carrying states that start at `init` (a std::tuple of nodes).
@@ -146,45 +239,20 @@ struct loop_result {
 /// The placeholders are named "<Scope>/while/state_k" and "<Scope>/while/input".
 template <fixed_string Scope, bool Reverse = false, class Fn, node Xs, node... Init, class Len = detail::no_lengths>
 auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const Len& lengths = {}) {
-  static_assert(sizeof...(Init) > 0, "a loop carries at least one state");
-  static_assert(!Reverse || std::is_same_v<Len, detail::no_lengths>,
-                "a loop in reverse takes no lengths: reverse each sequence within its length (tf::reverse_sequence)");
-  constexpr bool inputs_ok = detail::check_loop_inputs<Scope, Xs, Init...>();
-  if constexpr (!inputs_ok) {
-    return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
-  } else {
-    using T = value_type_of<Xs>;
-    using XP = detail::input_placeholder<Scope, T, typename detail::step_shape<shape_of<Xs>>::type>;
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      using states = std::tuple<detail::state_placeholder<Scope, K, T, shape_of<Init>>...>;
-      auto [output, new_states] = fn(states{}, XP{});
-      using O = decltype(output);
-      using NS = std::remove_cvref_t<decltype(new_states)>;
-      if constexpr (!detail::check_state_count<Scope, sizeof...(Init), NS>()) {
-        return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert: the error above is the one to read
-      } else {
-        constexpr bool states_ok =
-            (detail::check_new_state<Scope, K, std::tuple_element_t<K, states>, std::tuple_element_t<K, NS>>() && ...);
-        using Body = detail::body<Scope, mp::mp_list<std::tuple_element_t<K, states>...>, XP, O,
-                                  mp::mp_list<std::tuple_element_t<K, NS>...>, Reverse>;
-        if constexpr (!states_ok || !detail::check_body<Scope, Body>()) {
-          return loop_result<Xs, std::tuple<Init...>>{xs, init};  // inert, as above
-        } else {
-          using L = detail::loop_node<Body, Xs, Len, mp::mp_list<Init...>>;
-          const L loop = [&] {
-            if constexpr (std::is_same_v<Len, detail::no_lengths>) {
-              return make_node<L>(std::get<K>(init)..., xs, output, std::get<K>(new_states)...);
-            } else {
-              return make_node<L>(std::get<K>(init)..., xs, lengths, output, std::get<K>(new_states)...);
-            }
-          }();
-          auto outputs = make_node<detail::loop_outputs<L>>(loop);
-          auto finals = std::tuple{make_node<detail::loop_state<L, K>>(loop)...};
-          return loop_result<decltype(outputs), decltype(finals)>{outputs, finals};
-        }
-      }
-    }(std::index_sequence_for<Init...>{});
-  }
+  return detail::build_loop<Scope, Reverse, false>(fn, xs, init, std::tuple<>{}, lengths);
+}
+
+/// dynamic_loop whose body also reads outer nodes, the loop's constants (TensorFlow's
+/// while_loop capturing outer tensors through Enter): `fn(states, x, consts)` gets `consts`,
+/// a std::tuple of placeholders of the constants' shapes, named "<Scope>/while/capture_k",
+/// each fed with its node's value at every step (computed once per run). The gradient of a
+/// constant is the sum of its gradients over the steps, added to those of its other uses.
+/// Constants have the loop's floating element type; any shape (a dynamic batch too).
+template <fixed_string Scope, bool Reverse = false, class Fn, node Xs, node... Init, class... C,
+          class Len = detail::no_lengths>
+auto dynamic_loop(Fn&& fn, const Xs& xs, const std::tuple<Init...>& init, const constants<C...>& consts,
+                  const Len& lengths = {}) {
+  return detail::build_loop<Scope, Reverse, true>(fn, xs, init, consts.nodes, lengths);
 }
 
 }  // namespace control

@@ -1,5 +1,8 @@
 // typeflow/rnn/seq2seq.hpp — the decoders of tf.contrib.legacy_seq2seq: rnn_decoder,
-// basic_rnn_seq2seq and attention_decoder, unrolled at compile time like static_rnn.
+// basic_rnn_seq2seq and attention_decoder. rnn_decoder, and attention_decoder with a
+// loop_function, unroll at compile time like static_rnn; attention_decoder without one is a
+// loop in the graph (control::dynamic_loop), its step built once whatever the number of
+// steps, the attention states read as loop constants.
 //
 // Inputs are std::tuples of [batch, depth] nodes, one per step (tf::unstack<1>(x) of a
 // [batch, time, depth] x); every step calls the cell in one scope, so the steps share its
@@ -36,6 +39,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "typeflow/control/scan.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
@@ -50,6 +54,7 @@
 #include "typeflow/ops/reduce.hpp"
 #include "typeflow/ops/reshape.hpp"
 #include "typeflow/ops/softmax.hpp"
+#include "typeflow/ops/split.hpp"
 #include "typeflow/ops/variable.hpp"
 #include "typeflow/rnn/cell.hpp"
 #include "typeflow/rnn/static_rnn.hpp"
@@ -236,6 +241,75 @@ auto unroll_attention(const Cell& cell, const Inputs& inputs, const Loop& loop_f
   }
 }
 
+/// The batch dim a decoder's loop carries its states with: the first static one among the
+/// decoder inputs', the initial state's and the attention states' (dyn when none is).
+template <class... N>
+constexpr std::ptrdiff_t common_batch() {
+  std::ptrdiff_t b = dyn;
+  ((b = b == dyn ? shape_of<N>::dims[0] : b), ...);
+  return b;
+}
+
+/// n as [B, width]: itself when it is, a reshape of its dynamic batch to B otherwise.
+template <std::ptrdiff_t B, node N>
+auto with_batch(const N& n) {
+  using S = shape<B, shape_of<N>::dims[1]>;
+  if constexpr (std::is_same_v<shape_of<N>, S>) {
+    return n;
+  } else {
+    return reshape<S>(n);
+  }
+}
+
+/// attention_decoder without a loop_function, as one loop in the graph (control::
+/// dynamic_loop): one step of the decoder is the loop's body, built once whatever the
+/// number of steps, its gradient derived once. The loop carries the cell's flat state and
+/// the attention reads; the attention states and their features are the loop's constants;
+/// the decoder inputs are its sequence, stacked along time. The same ops on the same values
+/// as unroll_attention, in the same order.
+template <fixed_string Scope, std::size_t OutputSize, std::size_t NumHeads, class Cell, class... X, class H,
+          class Features, class V, class... S, class... Attn>
+auto attention_loop(const Cell& cell, const std::tuple<X...>& inputs, const H& hidden, const Features& features,
+                    const V& v, const std::tuple<S...>& flat, const std::tuple<Attn...>& attns) {
+  constexpr std::ptrdiff_t b = common_batch<X..., S..., H>();
+  constexpr std::size_t K = sizeof...(S);
+  constexpr auto heads = std::make_index_sequence<NumHeads>{};
+  using X0 = std::tuple_element_t<0, std::tuple<X...>>;
+  constexpr std::ptrdiff_t d = shape_of<X0>::dims[1];
+  auto xs = std::apply([](const auto&... x) { return stack<0>(x...); }, inputs);  // [time, batch, depth]
+  auto states = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
+                           std::tuple_cat(flat, attns));
+  auto consts = std::apply([&](const auto&... f) { return control::constants{hidden, f...}; }, features);
+  auto loop = control::dynamic_loop<Scope>(
+      [&](const auto& st, const auto& x, const auto& c) {
+        auto state = [&]<std::size_t... I>(std::index_sequence<I...>) {
+          return tuple_of(std::get<I>(st)...);
+        }(std::make_index_sequence<K>{});
+        auto attn = [&]<std::size_t... I>(std::index_sequence<I...>) {
+          return tuple_of(std::get<K + I>(st)...);
+        }(heads);
+        auto feats = [&]<std::size_t... I>(std::index_sequence<I...>) {
+          return tuple_of(std::get<1 + I>(c)...);
+        }(heads);
+        auto xin = std::apply([&](const auto&... a) { return linear<Scope, d>(x, a...); }, attn);
+        auto [cell_output, new_state] = cell.template step<Scope>(xin, state);
+        auto new_attns = attention_reads<Scope>(std::get<0>(c), feats, v, attention_query(new_state), heads);
+        constexpr auto projection = join_names<Scope, "AttnOutputProjection">();
+        auto output = std::apply(
+            [&](const auto&... a) { return linear<projection, std::ptrdiff_t(OutputSize)>(cell_output, a...); },
+            new_attns);
+        auto next = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
+                               std::tuple_cat(new_state, new_attns));
+        return std::pair{output, next};
+      },
+      xs, states, consts);
+  auto outputs = unstack<0>(loop.outputs);
+  auto final_flat = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return tuple_of(std::get<I>(loop.final_state)...);
+  }(std::make_index_sequence<K>{});
+  return pair_of(outputs, Cell::unflatten(final_flat));
+}
+
 template <fixed_string Scope, class H>
 constexpr bool check_attention_states() {
   using S = shape_of<H>;
@@ -328,10 +402,15 @@ auto attention_decoder(const std::tuple<X...>& decoder_inputs, const State& init
         }(heads);
       }
     }();
-    auto [outputs, final_flat] = detail::unroll_attention<Scope, 0, out_size>(
-        cell, decoder_inputs, loop_function, attention_states, features, v, std::get<0>(decoder_inputs), flat, attns,
-        std::tuple<>{});
-    return detail::pair_of(outputs, Cell::unflatten(final_flat));
+    if constexpr (std::is_same_v<Loop, no_loop_function_t>) {
+      return detail::attention_loop<Scope, out_size, NumHeads>(cell, decoder_inputs, attention_states, features, v,
+                                                               flat, attns);
+    } else {
+      auto [outputs, final_flat] = detail::unroll_attention<Scope, 0, out_size>(
+          cell, decoder_inputs, loop_function, attention_states, features, v, std::get<0>(decoder_inputs), flat,
+          attns, std::tuple<>{});
+      return detail::pair_of(outputs, Cell::unflatten(final_flat));
+    }
   }
 }
 

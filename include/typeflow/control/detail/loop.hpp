@@ -26,7 +26,7 @@
 namespace typeflow::control::detail {
 
 /// What a loop's run leaves for its output nodes and its gradient.
-template <class T, std::size_t XRank, std::size_t ORank, class X, class... S>
+template <class T, std::size_t XRank, std::size_t ORank, class CapStores, class X, class... S>
 struct loop_record {
   X x_t{};                                    // one step of the sequence, fed
   std::size_t steps = 0;
@@ -39,6 +39,7 @@ struct loop_record {
   std::array<buffer<T>, sizeof...(S)> saved;  // state k before each step: [steps, size_k]
   buffer<std::int64_t> lengths;               // sequence_length, when given
   bool masked = false;
+  CapStores captured{};                       // the values of the outer nodes bound to loop constants
   xt::xtensor_container<std::vector<T>, XRank, xt::layout_type::row_major> xs_scratch;           // the sequence, when a run hands a lazy expression
 };
 
@@ -46,8 +47,10 @@ struct loop_record {
 struct no_lengths {};
 
 /// A node that is a loop; its inputs are the initial states, the sequence, the lengths (if
-/// any) and the variables the body reads.
-template <class Body, class Xs, class Len, class Inits, class Caps = typename Body::captures>
+/// any) and what the body reads from outside: the variables, the placeholders of the
+/// enclosing graph, and the outer nodes its constants' placeholders are bound to (Bound, a
+/// map of mp_list<placeholder, node>; see capture_source).
+template <class Body, class Xs, class Len, class Inits, class Bound = mp::mp_list<>, class Caps = typename Body::captures>
 struct loop_node;
 
 /// The layout of a loop's inputs: K initial states, the sequence, the lengths if any, the
@@ -64,8 +67,8 @@ struct pure_effect {
   static constexpr bool changes_state = false;
 };
 
-template <class Body, class Xs, class Len, class... Init, class... Cap>
-struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>
+template <class Body, class Xs, class Len, class... Init, class Bound, class... Cap>
+struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>
     : node_base, kind_tag<node_kind::effect>, op_info<"While", false>, pure_effect {
   static constexpr bool has_lengths_v = !std::is_same_v<Len, no_lengths>;
   using T = typename Body::value_type;
@@ -75,12 +78,14 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>
   using sequence = Xs;
   using lengths = Len;
   using layout = loop_layout<sizeof...(Init), !std::is_same_v<Len, no_lengths>>;
-  using inputs = mp::mp_if_c<std::is_same_v<Len, no_lengths>, mp::mp_list<Init..., Xs, Cap...>,
-                             mp::mp_list<Init..., Xs, Len, Cap...>>;
-  using carried = carried_union_t<Init..., Xs, Cap..., typename Body::output, mp::mp_rename<typename Body::new_states, carried_union_t>>;
+  using bound = Bound;
+  using inputs = mp::mp_if_c<std::is_same_v<Len, no_lengths>, mp::mp_list<Init..., Xs, capture_source_t<Bound, Cap>...>,
+                             mp::mp_list<Init..., Xs, Len, capture_source_t<Bound, Cap>...>>;
+  using carried = carried_union_t<Init..., Xs, capture_source_t<Bound, Cap>..., typename Body::output,
+                                  mp::mp_rename<typename Body::new_states, carried_union_t>>;
   [[no_unique_address]] definitions_t<carried> defs;
   using output_type = loop_record<T, shape_of<Xs>::rank, shape_of<typename Body::output>::rank,
-                                  buffer_of<typename Body::input>, buffer_of<Init>...>;
+                                  std::tuple<capture_store<Bound, Cap>...>, buffer_of<typename Body::input>, buffer_of<Init>...>;
 
   template <class Ctx>
   static void run(Ctx& ctx);
@@ -98,9 +103,9 @@ inline bool past_length(const buffer<std::int64_t>& lengths, bool masked, std::s
   return masked && static_cast<std::int64_t>(t) >= lengths.get()[b];
 }
 
-template <class Body, class Xs, class Len, class... Init, class... Cap>
+template <class Body, class Xs, class Len, class... Init, class Bound, class... Cap>
 template <class Ctx>
-void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ctx& ctx) {
+void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>::run(Ctx& ctx) {
   constexpr std::size_t K = sizeof...(Init);
   constexpr std::size_t XR = shape_of<Xs>::rank;
   using O = typename Body::output;
@@ -112,6 +117,16 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
   std::size_t x_size = 1;
   for (std::size_t i = 1; i < XR; ++i) x_size *= rec.x_dims[i];
 
+  // The values of the outer nodes bound to loop constants, for every step.
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    (
+        [&] {
+          using Cp = mp::mp_at_c<mp::mp_list<Cap...>, C>;
+          if constexpr (!std::is_same_v<capture_source_t<Bound, Cp>, Cp>)
+            assign_value(std::get<C>(rec.captured), ctx.template value<capture_source_t<Bound, Cp>>());
+        }(),
+        ...);
+  }(std::index_sequence_for<Cap...>{});
   // The initial states.
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (assign_value(std::get<I>(rec.state), ctx.template value<mp::mp_at_c<mp::mp_list<Init...>, I>>()), ...);
@@ -151,7 +166,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
        ...);
     }(std::make_index_sequence<K>{});
     T* y = rec.ys.get() + t * rec.out_size;
-    [&]<class... SP, std::size_t... I>(mp::mp_list<SP...>, std::index_sequence<I...>) {
+    [&]<class... SP, std::size_t... I, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
+                                                        std::index_sequence<C...>) {
       ctx.template run_subgraph<typename Body::fetches>(
           [&](const auto& o, const auto&... ns) {
             if (element_count(o) != rec.out_size)
@@ -163,8 +179,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, mp::mp_list<Cap...>>::run(Ct
             (assign_value(std::get<I>(rec.next), std::get<I>(news)), ...);
           },
           step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
-          step_feed<typename Body::input, x_storage>{x_t}, captured_feed<Cap>(ctx)...);
-    }(typename Body::states{}, std::make_index_sequence<K>{});
+          step_feed<typename Body::input, x_storage>{x_t}, capture_feed<Cap>(ctx, std::get<C>(rec.captured))...);
+    }(typename Body::states{}, std::make_index_sequence<K>{}, std::index_sequence_for<Cap...>{});
     // Past an example's length its output is zero and its states are carried unchanged
     // (TensorFlow's dynamic_rnn with sequence_length).
     if (rec.masked) {

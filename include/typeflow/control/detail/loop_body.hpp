@@ -88,6 +88,10 @@ template <fixed_string Scope, std::size_t K, class T, class S>
 using state_placeholder = placeholder_node<indexed_name<join_names<Scope, "while/state">(), K>(), T, S>;
 template <fixed_string Scope, class T, class S>
 using input_placeholder = placeholder_node<join_names<Scope, "while/input">(), T, S>;
+/// A loop constant's placeholder in the body: "<scope>/while/capture_k", bound to an outer
+/// node (TensorFlow's loop-invariant Enter of a captured tensor).
+template <fixed_string Scope, std::size_t K, class T, class S>
+using capture_placeholder = placeholder_node<indexed_name<join_names<Scope, "while/capture">(), K>(), T, S>;
 template <fixed_string Scope, class T, class S>
 using output_cotangent = placeholder_node<join_names<Scope, "while_grad/output">(), T, S>;
 template <fixed_string Scope, std::size_t K, class T, class S>
@@ -112,6 +116,47 @@ template <class N, class Ctx>
 auto captured_feed(Ctx& ctx) {
   const auto& v = ctx.template value<N>();
   return step_feed<N, std::remove_cvref_t<decltype(v)>>{v};
+}
+
+/// The outer node that capture Cap of a loop reads: the node a loop constant's placeholder is
+/// bound to (Bound: a map of mp_list<placeholder, node>), or Cap itself (a variable, or a
+/// placeholder of the enclosing graph, which the run feeds).
+template <class Bound, class Cap, class Found = mp::mp_map_find<Bound, Cap>>
+struct capture_source {
+  using type = mp::mp_second<Found>;
+};
+template <class Bound, class Cap>
+struct capture_source<Bound, Cap, void> {
+  using type = Cap;
+};
+template <class Bound, class Cap>
+using capture_source_t = typename capture_source<Bound, Cap>::type;
+
+/// Where a loop keeps the value of a bound capture for its steps (the outer node's value,
+/// materialized once per run); nothing for the others.
+struct no_capture_store {};
+template <class Bound, class Cap>
+using capture_store = mp::mp_if_c<std::is_same_v<capture_source_t<Bound, Cap>, Cap>, no_capture_store, buffer_of<Cap>>;
+
+/// The feed of capture Cap to a step: its own value in the run, or the stored value of the
+/// node it is bound to.
+template <class Cap, class Ctx, class Store>
+auto capture_feed(Ctx& ctx, const Store& store) {
+  if constexpr (std::is_same_v<Store, no_capture_store>) {
+    return captured_feed<Cap>(ctx);
+  } else {
+    return step_feed<Cap, Store>{store};
+  }
+}
+
+/// The value of capture Cap in a step (what capture_feed feeds).
+template <class Cap, class Ctx, class Store>
+decltype(auto) capture_value(Ctx& ctx, const Store& store) {
+  if constexpr (std::is_same_v<Store, no_capture_store>) {
+    return ctx.template value<Cap>();
+  } else {
+    return (store);
+  }
 }
 
 /// A loop's body: the placeholders of its states (SP...) and step input (XP), its output O

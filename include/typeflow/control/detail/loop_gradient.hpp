@@ -108,9 +108,13 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
       throw internal_error(std::string(Body::scope.view()) + ": the outputs' gradient has the wrong size");
     resize_to(g.gy, rec.out_dims);
   }
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (std::fill_n(mutable_data(std::get<I>(g.gcap)), element_count(std::get<I>(g.gcap)), T(0)), ...);
-  }(std::make_index_sequence<NC>{});
+  // The captures' gradients start at zero, of the captured values' dims (a dynamic batch is
+  // known only now).
+  [&]<class... Cap, std::size_t... I>(mp::mp_list<Cap...>, std::index_sequence<I...>) {
+    ((assign_value(std::get<I>(g.gcap), capture_value<Cap>(ctx, std::get<I>(rec.captured))),
+      std::fill_n(mutable_data(std::get<I>(g.gcap)), element_count(std::get<I>(g.gcap)), T(0))),
+     ...);
+  }(typename Body::captures{}, std::make_index_sequence<NC>{});
   g.gx.resize(steps * x_size);
 
   using x_storage = buffer_of<typename Body::input>;
@@ -176,22 +180,24 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
             ...);
       }(std::make_index_sequence<NC>{});
     };
-    [&]<class... SP, class... GS, std::size_t... I, class... Cap>(mp::mp_list<SP...>, mp::mp_list<GS...>,
-                                                                  std::index_sequence<I...>, mp::mp_list<Cap...>) {
+    [&]<class... SP, class... GS, std::size_t... I, class... Cap, std::size_t... I2>(
+        mp::mp_list<SP...>, mp::mp_list<GS...>, std::index_sequence<I...>, mp::mp_list<Cap...>, std::index_sequence<I2...>) {
       if constexpr (Which < 0) {
         ctx.template run_subgraph<typename grad::fetches>(
             on_values, step_feed<SP, std::tuple_element_t<I, decltype(g.state)>>{std::get<I>(g.state)}...,
             step_feed<typename Body::input, x_storage>{x_t},
             step_feed<GS, std::tuple_element_t<I, decltype(g.cot)>>{std::get<I>(g.cot)}...,
-            step_feed<typename grad::output_cotangent_type, decltype(g.gy)>{g.gy}, captured_feed<Cap>(ctx)...);
+            step_feed<typename grad::output_cotangent_type, decltype(g.gy)>{g.gy},
+            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))...);
       } else {
         ctx.template run_subgraph<typename grad::fetches>(
             on_values, step_feed<SP, std::tuple_element_t<I, decltype(g.state)>>{std::get<I>(g.state)}...,
             step_feed<typename Body::input, x_storage>{x_t},
-            step_feed<GS, std::tuple_element_t<I, decltype(g.cot)>>{std::get<I>(g.cot)}..., captured_feed<Cap>(ctx)...);
+            step_feed<GS, std::tuple_element_t<I, decltype(g.cot)>>{std::get<I>(g.cot)}...,
+            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))...);
       }
     }(typename Body::states{}, typename grad::state_cotangents{}, std::make_index_sequence<K>{},
-      typename Body::captures{});
+      typename Body::captures{}, std::make_index_sequence<NC>{});
   }
 }
 
