@@ -1,7 +1,9 @@
 // typeflow/rnn/embedding_seq2seq.hpp — the seq2seq models of tf.contrib.legacy_seq2seq over
 // symbols: embedding_rnn_decoder, embedding_rnn_seq2seq, embedding_attention_decoder and
 // embedding_attention_seq2seq, built as TensorFlow builds them from the cell wrappers
-// (rnn/wrappers.hpp), static_rnn and the decoders of rnn/seq2seq.hpp.
+// (rnn/wrappers.hpp) and the decoders of rnn/seq2seq.hpp. The encoder, TensorFlow's
+// static_rnn over an EmbeddingWrapper, runs as one loop in the graph (rnn::dynamic_rnn over
+// the stacked ids, looked up once) with the same variables and the same values.
 //
 // Inputs are std::tuples of ids [batch] (int32 or int64), one per step. TensorFlow's keyword
 // arguments that change the graph (the symbol counts, the embedding size, num_heads,
@@ -37,9 +39,10 @@
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/math.hpp"
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/transpose.hpp"
 #include "typeflow/ops/variable.hpp"
+#include "typeflow/rnn/dynamic_rnn.hpp"
 #include "typeflow/rnn/seq2seq.hpp"
-#include "typeflow/rnn/static_rnn.hpp"
 #include "typeflow/rnn/wrappers.hpp"
 
 namespace typeflow::rnn {
@@ -122,12 +125,21 @@ constexpr auto decoder_cell(const Cell&) {
   }
 }
 
-// The encoder outputs [batch, size] as attention states [batch, steps, size].
-template <class... O>
-auto attention_states_of(const std::tuple<O...>& outputs) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return concat<1>(expand_dims<1>(std::get<I>(outputs))...);
-  }(std::index_sequence_for<O...>{});
+/// The encoder of embedding_rnn_seq2seq and embedding_attention_seq2seq: TensorFlow's
+/// static_rnn of an embedding_wrapper around the cell in "<Scope>", run as one loop in the
+/// graph (rnn::dynamic_rnn, time-major): the ids of the steps stacked [time, batch], looked
+/// up once in the wrapper's table "<Scope>/embedding_wrapper/embedding" (its initializer),
+/// the cell's step the loop's body, its variables "<Scope>/embedding_wrapper/<cell>/..." as
+/// the wrapper names them. The same ops on the same values as static_rnn's steps, in the
+/// same order. Returns std::pair{outputs [time, batch, output_size], the final state}.
+template <fixed_string Scope, std::size_t Classes, std::size_t Size, class T, class Cell, class... E>
+auto embedding_encoder(const Cell&, const std::tuple<E...>& ids) {
+  using wrapper = embedding_wrapper<Cell, Classes, Size, T>;
+  constexpr auto scope = join_names<Scope, wrapper::name>();
+  auto table = variable<join_names<scope, "embedding">(), T, shape<std::ptrdiff_t(Classes), std::ptrdiff_t(Size)>,
+                        wrapper::default_initializer>();
+  auto stacked = std::apply([](const auto&... x) { return stack<0>(x...); }, ids);  // [time, batch]
+  return dynamic_rnn<scope>(Cell{}, embedding_lookup(table, stacked), time_major);
 }
 
 }  // namespace detail
@@ -149,8 +161,8 @@ auto embedding_rnn_decoder(const std::tuple<X...>& decoder_inputs, const State& 
 
 /// `embedding_rnn_seq2seq<num_encoder_symbols, num_decoder_symbols, embedding_size,
 /// feed_previous, ...>(encoder_inputs, decoder_inputs, cell, output_projection)` is
-/// legacy_seq2seq.embedding_rnn_seq2seq: the cell over the encoder ids (an embedding_wrapper,
-/// static_rnn in "<Scope>/rnn"), then embedding_rnn_decoder from its final state, its cell
+/// legacy_seq2seq.embedding_rnn_seq2seq: the cell over the encoder ids (an embedding_wrapper
+/// in "<Scope>/rnn", as one loop: detail::embedding_encoder), then embedding_rnn_decoder from its final state, its cell
 /// wrapped to the decoder symbols unless there is a projection. Returns std::pair{the
 /// decoder outputs, the final state}.
 template <std::size_t NumEncoderSymbols, std::size_t NumDecoderSymbols, std::size_t EmbeddingSize,
@@ -158,8 +170,8 @@ template <std::size_t NumEncoderSymbols, std::size_t NumDecoderSymbols, std::siz
           class... X, class Cell, class Projection = no_output_projection_t>
 auto embedding_rnn_seq2seq(const std::tuple<E...>& encoder_inputs, const std::tuple<X...>& decoder_inputs,
                            const Cell& cell, const Projection& projection = {}) {
-  auto [encoder_outputs, encoder_state] = static_rnn<join_names<Scope, "rnn">()>(
-      embedding_wrapper<Cell, NumEncoderSymbols, EmbeddingSize, T>{}, encoder_inputs);
+  auto [encoder_outputs, encoder_state] =
+      detail::embedding_encoder<join_names<Scope, "rnn">(), NumEncoderSymbols, EmbeddingSize, T>(cell, encoder_inputs);
   (void)encoder_outputs;
   return embedding_rnn_decoder<NumDecoderSymbols, EmbeddingSize, FeedPrevious, true,
                                join_names<Scope, "embedding_rnn_decoder">(), T>(
@@ -196,13 +208,13 @@ template <std::size_t NumEncoderSymbols, std::size_t NumDecoderSymbols, std::siz
           class Projection = no_output_projection_t>
 auto embedding_attention_seq2seq(const std::tuple<E...>& encoder_inputs, const std::tuple<X...>& decoder_inputs,
                                  const Cell& cell, const Projection& projection = {}) {
-  auto [encoder_outputs, encoder_state] = static_rnn<join_names<Scope, "rnn">()>(
-      embedding_wrapper<Cell, NumEncoderSymbols, EmbeddingSize, T>{}, encoder_inputs);
+  auto [encoder_outputs, encoder_state] =
+      detail::embedding_encoder<join_names<Scope, "rnn">(), NumEncoderSymbols, EmbeddingSize, T>(cell, encoder_inputs);
   constexpr std::size_t output_size =
       std::is_same_v<Projection, no_output_projection_t> ? NumDecoderSymbols : cell_output_size;
   return embedding_attention_decoder<NumDecoderSymbols, EmbeddingSize, NumHeads, output_size, FeedPrevious,
                                      InitialStateAttention, true, join_names<Scope, "embedding_attention_decoder">(), T>(
-      decoder_inputs, encoder_state, detail::attention_states_of(encoder_outputs),
+      decoder_inputs, encoder_state, transpose<1, 0, 2>(encoder_outputs),
       detail::decoder_cell<NumDecoderSymbols, Projection>(cell), projection);
 }
 

@@ -82,8 +82,12 @@ std::string index_string(std::size_t i, const std::array<std::size_t, R>& dims) 
       i /= n;
     }
     std::string s = "[";
-    for (std::size_t d = 0; d < R; ++d) s += (d ? "," : "") + std::to_string(idx[d]);
-    return s + "]";
+    for (std::size_t d = 0; d < R; ++d) {
+      if (d) s += ',';
+      s += std::to_string(idx[d]);  // appended, not prefixed: g++ 12 -O2 misreads the prefix's memcpy bound
+    }
+    s += ']';
+    return s;
   }
 }
 
