@@ -5,10 +5,19 @@
 // model_with_buckets sharing one set of variables; per bucket the gradients of its loss over
 // all variables, clip_by_global_norm(grads, 30.0) and one AdamOptimizer(0.03,
 // epsilon=1e-5) applying them; int32 inputs per step, "GO" symbol 0, batch 8; 6 steps on
-// buckets chosen at random; each bucket's last perplexity below 1.01 times its first.
+// buckets chosen at random, each bucket's last perplexity below 1.1 times its first
+// (TensorFlow's check, with its "10% margin of error").
 //
 // Differences: the batch is static (8, as every feed of TensorFlow's test), and the random
-// streams are the test's own (std::mt19937 seeded 111 where TensorFlow seeds 111).
+// streams (the data, the buckets' order, the sampled candidates, the initial values) are not
+// TensorFlow's. So TensorFlow's one run of 6 steps is run here from 20 seeds, each from fresh
+// variables: its check is a coin weighted by those streams (a bucket's two perplexities may
+// be one update apart, with new data and new samples), and one seed decides nothing. Run as
+// separate processes from seeds 1-60 and 111 it held for 53 of 61 seeds (39 of 61 without
+// the margin; seed 111 gives 1.20 on the (8, 8) bucket); this test asks it of at least 15 of
+// seeds 1-20. That the model learns is checked over a longer run: 150 steps, each bucket's
+// mean loss over its last 10 steps below 0.85 times the mean of its first 3 (0.40-0.77
+// measured by hand from seeds 1, 2, 3 and 111).
 #include <doctest/doctest.h>
 
 #include <array>
@@ -63,31 +72,68 @@ TEST_CASE("testModelWithBuckets: a GRU embedding-attention seq2seq learns to cop
   auto update0 = update_for(std::get<0>(losses));
   auto update1 = update_for(std::get<1>(losses));
   tf::session sess(update0, update1, std::get<0>(losses), std::get<1>(losses));
-  sess.initialize_all();
 
-  std::mt19937 rng(111);
-  std::array<std::vector<double>, 2> perplexities;
-  for (int step = 0; step < 6; ++step) {
-    const std::size_t bucket = std::uniform_int_distribution<int>(0, 1)(rng) == 0 ? 0 : 1;
-    const std::size_t length = bucket == 0 ? 4 : 8;
-    std::array<ids_t, 9> o{};  // o = [GO] + i; unused steps stay GO
-    for (std::size_t t = 0; t < length; ++t)
-      for (std::size_t k = 0; k < batch_size; ++k) o[t + 1](k) = std::uniform_int_distribution<int>(1, 9)(rng);
-    auto feed_all = [&](const auto& fetch) {
-      return sess.run(fetch, tf::feed(std::get<0>(inp), o[1]), tf::feed(std::get<1>(inp), o[2]),
-                      tf::feed(std::get<2>(inp), o[3]), tf::feed(std::get<3>(inp), o[4]), tf::feed(std::get<4>(inp), o[5]),
-                      tf::feed(std::get<5>(inp), o[6]), tf::feed(std::get<6>(inp), o[7]), tf::feed(std::get<7>(inp), o[8]),
-                      tf::feed(std::get<0>(out), o[0]), tf::feed(std::get<1>(out), o[1]), tf::feed(std::get<2>(out), o[2]),
-                      tf::feed(std::get<3>(out), o[3]), tf::feed(std::get<4>(out), o[4]), tf::feed(std::get<5>(out), o[5]),
-                      tf::feed(std::get<6>(out), o[6]), tf::feed(std::get<7>(out), o[7]));
-    };
-    const float loss = bucket == 0 ? std::get<1>(feed_all(tf::fetch(update0, std::get<0>(losses))))
-                                   : std::get<1>(feed_all(tf::fetch(update1, std::get<1>(losses))));
-    perplexities[bucket].push_back(std::exp(double(loss)));
+  // One run of TensorFlow's loop from fresh variables: `steps` steps on buckets chosen at
+  // random, the data from `seed`; each bucket's losses in order.
+  auto train = [&](unsigned seed, int steps) {
+    sess.initialize_all();
+    std::mt19937 rng(seed);
+    std::array<std::vector<double>, 2> losses_of;
+    for (int step = 0; step < steps; ++step) {
+      const std::size_t bucket = std::uniform_int_distribution<int>(0, 1)(rng) == 0 ? 0 : 1;
+      const std::size_t length = bucket == 0 ? 4 : 8;
+      std::array<ids_t, 9> o{};  // o = [GO] + i; unused steps stay GO
+      for (std::size_t t = 0; t < length; ++t)
+        for (std::size_t k = 0; k < batch_size; ++k) o[t + 1](k) = std::uniform_int_distribution<int>(1, 9)(rng);
+      auto feed_all = [&](const auto& fetch) {
+        return sess.run(fetch, tf::feed(std::get<0>(inp), o[1]), tf::feed(std::get<1>(inp), o[2]),
+                        tf::feed(std::get<2>(inp), o[3]), tf::feed(std::get<3>(inp), o[4]),
+                        tf::feed(std::get<4>(inp), o[5]), tf::feed(std::get<5>(inp), o[6]),
+                        tf::feed(std::get<6>(inp), o[7]), tf::feed(std::get<7>(inp), o[8]),
+                        tf::feed(std::get<0>(out), o[0]), tf::feed(std::get<1>(out), o[1]),
+                        tf::feed(std::get<2>(out), o[2]), tf::feed(std::get<3>(out), o[3]),
+                        tf::feed(std::get<4>(out), o[4]), tf::feed(std::get<5>(out), o[5]),
+                        tf::feed(std::get<6>(out), o[6]), tf::feed(std::get<7>(out), o[7]));
+      };
+      const float loss = bucket == 0 ? std::get<1>(feed_all(tf::fetch(update0, std::get<0>(losses))))
+                                     : std::get<1>(feed_all(tf::fetch(update1, std::get<1>(losses))));
+      losses_of[bucket].push_back(double(loss));
+    }
+    return losses_of;
+  };
+
+  SUBCASE("TensorFlow's 6 steps: each bucket's last perplexity below 1.1 times its first, from most seeds") {
+    int held = 0, held_without_margin = 0, runs_with_two_steps = 0;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+      const auto losses_of = train(seed, 6);
+      CHECK(losses_of[0].size() + losses_of[1].size() == 6);
+      bool ok = true, ok_without_margin = true;
+      for (const auto& l : losses_of) {
+        if (l.size() < 2) continue;
+        const double first = std::exp(l.front()), last = std::exp(l.back());
+        ok = ok && last < 1.1 * first;
+        ok_without_margin = ok_without_margin && last < first;
+      }
+      runs_with_two_steps += int(losses_of[0].size() > 1 || losses_of[1].size() > 1);
+      held += int(ok);
+      held_without_margin += int(ok_without_margin);
+    }
+    MESSAGE("TensorFlow's check held for " << held << " of 20 seeds (" << held_without_margin
+                                           << " without the margin)");
+    CHECK(runs_with_two_steps == 20);
+    CHECK(held >= 15);
   }
-  for (std::size_t bucket = 0; bucket < 2; ++bucket) {
-    INFO("bucket " << bucket << ": " << perplexities[bucket].size() << " steps");
-    if (perplexities[bucket].size() > 1) CHECK(perplexities[bucket].back() < 1.01 * perplexities[bucket].front());
+  SUBCASE("the copy model learns: after 150 steps, each bucket's loss well below its start") {
+    const auto losses_of = train(111, 150);
+    for (std::size_t bucket = 0; bucket < 2; ++bucket) {
+      const auto& l = losses_of[bucket];
+      INFO("bucket " << bucket << ": " << l.size() << " steps");
+      REQUIRE(l.size() >= 13);
+      const double first = (l[0] + l[1] + l[2]) / 3;
+      double last = 0;
+      for (std::size_t k = l.size() - 10; k < l.size(); ++k) last += l[k] / 10;
+      INFO("mean loss of the first 3 steps " << first << ", of the last 10 " << last);
+      CHECK(last < 0.85 * first);
+    }
   }
-  CHECK(perplexities[0].size() + perplexities[1].size() == 6);
 }
