@@ -114,12 +114,27 @@ Extra fetch_definitions(const Fetch& f) {
   return extra;
 }
 
+// A step of a long path, kept out of line: inlined, the steps of a path of hundreds make
+// one function that g++'s optimizer takes superlinear time over (g++ 12 -O2 -c of
+// tests/rnn/embedding_seq2seq_test.cpp: 80.4 s of CPU inlined, 65.8 s out of line). A call
+// per step is nothing beside the kernels of so long a path; short paths (the scalar step's,
+// a plain loop with no calls) stay inlined.
+inline constexpr std::size_t outlined_steps_from = 65;
+template <class S, class Env>
+[[gnu::noinline]] void run_step_outlined(Env& env) {
+  session_detail::run_step(S{}, env);
+}
+
 // One function expands every step of the path: the only function of a run named by the
 // path's nodes (through the step descriptors, which are short).
 template <class Env, class... S>
 void run_steps(Env& env, mp::mp_list<S...>) {
   try {
-    (session_detail::run_step(S{}, env), ...);
+    if constexpr (sizeof...(S) >= outlined_steps_from) {
+      (run_step_outlined<S>(env), ...);
+    } else {
+      (session_detail::run_step(S{}, env), ...);
+    }
   } catch (const xt::broadcast_error& e) {
     // Dynamic dims that numpy broadcasting rejects, found when a fed value meets another.
     throw invalid_argument_error(std::string("Incompatible shapes in an elementwise op: ") + e.what());
