@@ -156,6 +156,33 @@ template <class Set, class... K, class... A>
 void take_definitions(Set& defs, mp::mp_list<K...>, const A&... args) {
   (take_definition<K>(defs, args...), ...);
 }
+
+// What make_node does for each input: functions named by the defined node and the sets of
+// definitions, never by the input's type, which spells its whole graph. (Functions named by
+// node types cost g++ time in the square of their names' length: take_definition and
+// definition_in, instantiated per input and per carried definition, made up a third of the
+// symbol bytes of a seq2seq training test.)
+template <class K, class... S>
+void take_own_definition(definitions<S...>& into, const typename K::definition_type& d) {
+  auto& slot = into.template slot<K>();
+  if (!slot.present) {
+    slot.value = d;
+    slot.present = true;
+  } else if (!same_definition(slot.value, d)) {
+    throw_conflicting_definition<K>();
+  }
+}
+template <class... S, class... M>
+void take_carried_definitions(definitions<S...>& into, const definitions<M...>& from) {
+  (
+      [&] {
+        if constexpr (definitions<S...>::template holds<M>) {
+          const auto& s = from.template slot<M>();
+          if (s.present) take_own_definition<M>(into, s.value);
+        }
+      }(),
+      ...);
+}
 }  // namespace core::detail
 
 /// Builds a node of type N from the objects it depends on (its inputs, the variables it
@@ -169,7 +196,18 @@ constexpr N make_node(const A&... args) {
                                                       : void()),
      ...);
   } else if constexpr (!mp::mp_empty<carried_of<N>>::value) {
-    core::detail::take_definitions(n.defs, carried_of<N>{}, args...);
+    (
+        [&] {
+          if constexpr (defined_node<A>) {
+            // A defined node's object built from its type (`K{}`) carries nothing.
+            if constexpr (decltype(n.defs)::template holds<A>) {
+              if (args.definition) core::detail::take_own_definition<A>(n.defs, args.definition);
+            }
+          } else if constexpr (!mp::mp_empty<carried_of<A>>::value) {
+            core::detail::take_carried_definitions(n.defs, args.defs);
+          }
+        }(),
+        ...);
   }
   return n;
 }
