@@ -160,8 +160,8 @@ void take_definitions(Set& defs, mp::mp_list<K...>, const A&... args) {
 // What make_node does for each input: functions named by the defined node and the sets of
 // definitions, never by the input's type, which spells its whole graph. (Functions named by
 // node types cost g++ time in the square of their names' length: take_definition and
-// definition_in, instantiated per input and per carried definition, made up a third of the
-// symbol bytes of a seq2seq training test.)
+// definition_in, instantiated per input and per carried definition, were 89 of the 315 MB
+// of symbol names of tests/rnn/embedding_seq2seq_test.cpp at -O0.)
 template <class K, class... S>
 void take_own_definition(definitions<S...>& into, const typename K::definition_type& d) {
   auto& slot = into.template slot<K>();
