@@ -6,10 +6,12 @@
 // [24, 10], proj_b [10] outside the model, sampled_softmax_loss with 8 samples, built through
 // model_with_buckets with that one bucket (the test's own code path; the same graph as
 // calling embedding_attention_seq2seq directly and the sequence loss over its steps), batch 8;
-// the gradients over all variables, clip_by_global_norm(30), Adam(0.03, epsilon 1e-5).
+// with S2S_FULL_SOFTMAX=1 the full softmax instead (logits = outputs @ proj_w + proj_b, sparse
+// softmax cross-entropy: the model "copy<L>-full"); the gradients over all variables,
+// clip_by_global_norm(30), Adam(0.03, epsilon 1e-5).
 // Peer: pytorch_seq2seq.py. Prints one line of JSON (CPU and wall ms per step, per repetition).
 //
-//   bench_seq2seq_copy<L> [REPS [STEPS [WARMUP]]]
+//   bench_seq2seq_copy<L>[_full] [REPS [STEPS [WARMUP]]]
 //
 // A step is sess.run of the clipped Adam update and the loss, fed a copy batch: the encoder
 // reads random ids 1..9, the decoder GO (0) then those ids, the targets are the decoder's
@@ -32,6 +34,9 @@
 
 #ifndef S2S_LENGTH
 #define S2S_LENGTH 4
+#endif
+#ifndef S2S_FULL_SOFTMAX
+#define S2S_FULL_SOFTMAX 0
 #endif
 
 namespace tf = typeflow;
@@ -77,15 +82,23 @@ int main(int argc, char** argv) {
     using cell = rnn::multi_rnn_cell<rnn::gru_cell<24>, rnn::gru_cell<24>>;
     return rnn::embedding_attention_seq2seq<classes, classes, 24>(enc_inp, dec_inp, cell{}, rnn::output_projection(w, b));
   };
-  auto sampled_loss = [&](const auto& labels, const auto& logits) {
+#if S2S_FULL_SOFTMAX
+  // The full softmax: logits = outputs @ proj_w + proj_b, sparse softmax cross-entropy per step.
+  (void)w_t;
+  auto step_loss = [&](const auto& labels, const auto& outputs) {
+    return tf::sparse_softmax_cross_entropy_with_logits(labels, tf::matmul(outputs, w) + b);
+  };
+#else
+  auto step_loss = [&](const auto& labels, const auto& logits) {
     return tf::sampled_softmax_loss<8, classes>(w_t, b, tf::reshape<tf::shape<batch_size, 1>>(labels), logits);
   };
+#endif
   auto zero = tf::constant<"target_eos">(ids_t(xt::zeros<std::int32_t>({batch_size})));
   auto targets = std::apply([&](auto, const auto&... rest) { return std::tuple{rest..., zero}; }, out);
   auto one = tf::constant<"weight_one">(xt::xtensor_fixed<float, xt::xshape<batch_size>>(xt::ones<float>({batch_size})));
   auto weights = std::apply([&](const auto&... o) { return std::tuple{((void)o, one)...}; }, out);
   using buckets = rnn::buckets<rnn::bucket<length, length>>;
-  auto [outputs, losses] = rnn::model_with_buckets<buckets>(inp, out, targets, weights, gru_seq2seq, sampled_loss);
+  auto [outputs, losses] = rnn::model_with_buckets<buckets>(inp, out, targets, weights, gru_seq2seq, step_loss);
   (void)outputs;
   auto loss = std::get<0>(losses);
 
@@ -113,7 +126,7 @@ int main(int argc, char** argv) {
   };
   auto loss_value = [&] { return double(run_batch(sess, loss, data[0], each)); };
   char model[16];
-  std::snprintf(model, sizeof model, "copy%zu", length);
+  std::snprintf(model, sizeof model, "copy%zu%s", length, S2S_FULL_SOFTMAX ? "-full" : "");
   rnn_bench::time_steps("typeflow", model, warmup, reps, steps, step, loss_value);
   return 0;
 }
