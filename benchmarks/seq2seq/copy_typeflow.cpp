@@ -120,13 +120,20 @@ int main(int argc, char** argv) {
 
   constexpr auto each = std::make_index_sequence<length>{};
   std::size_t next = 0;
-  float last_loss = 0;
+  // The training losses of the last 100 steps (a ring), their mean printed on stderr: a less noisy
+  // check of training than one sampled loss.
+  std::array<float, 100> recent{};
   auto step = [&] {
-    last_loss = std::get<1>(run_batch(sess, tf::fetch(update, loss), data[next++ % data.size()], each));
+    const std::size_t i = next++;
+    recent[i % recent.size()] = std::get<1>(run_batch(sess, tf::fetch(update, loss), data[i % data.size()], each));
   };
   auto loss_value = [&] { return double(run_batch(sess, loss, data[0], each)); };
   char model[16];
   std::snprintf(model, sizeof model, "copy%zu%s", length, S2S_FULL_SOFTMAX ? "-full" : "");
   rnn_bench::time_steps("typeflow", model, warmup, reps, steps, step, loss_value);
+  double sum = 0;
+  for (float l : recent) sum += double(l);
+  std::fprintf(stderr, "%s typeflow: mean training loss of the last %zu of %zu steps %.4f\n", model, recent.size(), next,
+               sum / double(recent.size()));
   return 0;
 }

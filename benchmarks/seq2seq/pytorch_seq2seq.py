@@ -175,6 +175,7 @@ def main():
     data = batches(length, 16, generator)
     sampler = torch.Generator().manual_seed(7)
     it = [0]
+    recent = [0.0] * 100  # the training losses of the last 100 steps, their mean printed on stderr
 
     def losses(outputs, targets):
         if full:
@@ -189,7 +190,8 @@ def main():
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 30.0)
         opt.step()
-        return loss.item()
+        recent[it[0] % len(recent)] = value = loss.item()
+        return value
 
     def loss_value():
         with torch.no_grad():
@@ -207,6 +209,8 @@ def main():
         cpu.append(round(1e3 * (time.process_time() - c0) / steps, 6))
         wall.append(round(1e3 * (time.perf_counter() - w0) / steps, 6))
     last = loss_value()
+    print(f"copy{length}{'-full' if full else ''} pytorch: mean training loss of the last {len(recent)} of {it[0]} steps "
+          f"{sum(recent) / len(recent):.4f}", file=sys.stderr)
     print(json.dumps({"impl": "pytorch", "model": f"copy{length}{'-full' if full else ''}", "steps": steps, "threads": torch.get_num_threads(),
                       "step_cpu_ms": cpu, "step_wall_ms": wall, "first_loss": round(first, 5),
                       "last_loss": round(last, 5)}))
