@@ -48,6 +48,37 @@ int main() {
     // [/snippet sequence_loss]
   }
   {
+    // [snippet all_steps_at_once]
+    // tf.contrib.seq2seq.sequence_loss(logits [batch, time, classes], ...) calls its loss
+    // function once over the flattened steps; so does the legacy form with all_steps_at_once.
+    auto x = tf::placeholder<"decoder_outputs", float, tf::shape<3, tf::dyn, 5>>();  // [time, batch, classes]
+    auto y0 = tf::placeholder<"y0", std::int32_t, tf::shape<tf::dyn>>();
+    auto y1 = tf::placeholder<"y1", std::int32_t, tf::shape<tf::dyn>>();
+    auto y2 = tf::placeholder<"y2", std::int32_t, tf::shape<tf::dyn>>();
+    auto w = tf::placeholder<"w", float, tf::shape<tf::dyn>>();
+    const auto steps = tf::unstack<0>(x);  // as a decoder loop's outputs arrive
+    const auto targets = std::tuple{y0, y1, y2};
+    const auto weights = std::tuple{w, w, w};
+    auto per_step = tf::sequence_loss(steps, targets, weights);  // three losses, three slices
+    // One loss over x reshaped to [time * batch, classes]: the graph reads x whole.
+    auto at_once = tf::sequence_loss(steps, targets, weights, tf::all_steps_at_once());
+    // A user's loss function is called once with [time * batch] labels: reshape to [-1, 1].
+    auto twice = [](const auto& labels, const auto& logits) {
+      return tf::sparse_softmax_cross_entropy_with_logits(tf::reshape<tf::shape<tf::dyn>>(labels), logits) *
+             tf::constant<2.0f>();
+    };
+    auto custom_at_once = tf::sequence_loss(steps, targets, weights, tf::all_steps_at_once(twice));
+    tf::session sess(per_step, at_once, custom_at_once);
+    xt::xtensor<float, 3> logits = xt::zeros<float>({3, 2, 5});
+    logits(1, 0, 4) = 2.0f;  // example 0 confidently wrong at step 1 (its target is 1)
+    const xt::xtensor<std::int32_t, 1> ids = {1, 4};
+    const xt::xtensor<float, 1> ones = {1.0f, 1.0f};
+    const auto [p, o, c] = sess.run(tf::fetch(per_step, at_once, custom_at_once), tf::feed(x, logits),
+                                    tf::feed(y0, ids), tf::feed(y1, ids), tf::feed(y2, ids), tf::feed(w, ones));
+    EXPECT(p == o && std::abs(c - 2 * p) < 1e-6f && p > std::log(5.0f));
+    // [/snippet all_steps_at_once]
+  }
+  {
     // [snippet sampled_softmax_loss]
     // w = tf.get_variable("proj_w", [50, 8]); b = tf.get_variable("proj_b", [50])
     // loss = tf.reduce_mean(tf.nn.sampled_softmax_loss(w, b, labels, x, num_sampled=10,

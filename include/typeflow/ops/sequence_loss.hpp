@@ -8,6 +8,14 @@
 // loss is sparse_softmax_cross_entropy_with_logits unless a softmax_loss_function (a callable
 // (labels, logits) -> [batch]) is given. TensorFlow's keyword arguments that change the graph
 // (average_across_timesteps, average_across_batch) are template arguments.
+//
+// `all_steps_at_once(f)` calls f once, over the rows of every step stacked ([time * batch]
+// labels, [time * batch, classes] logits), as tf.contrib.seq2seq.sequence_loss calls its
+// softmax_loss_function, instead of once per step: the graph holds one loss where it held
+// one per step, and so does its gradient. The steps' logits are stacked with stack<0>, or
+// are the node they were unstacked from (a decoder loop's outputs). For a loss computed row
+// by row (the default, sparse_softmax_cross_entropy_with_logits) the values are the same;
+// sampled_softmax_loss draws one set of candidates for all steps instead of one per step.
 #pragma once
 
 #include <cstddef>
@@ -16,9 +24,12 @@
 
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/concat.hpp"
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/losses.hpp"
 #include "typeflow/ops/reduce.hpp"
+#include "typeflow/ops/reshape.hpp"
+#include "typeflow/ops/split.hpp"  // restack
 
 namespace typeflow {
 
@@ -37,6 +48,47 @@ struct sparse_softmax_loss {
     return sparse_softmax_cross_entropy_with_logits(labels, logits);
   }
 };
+
+}  // namespace ops::detail
+
+/// A softmax_loss_function for sequence_loss(_by_example) and model_with_buckets, called
+/// once over all the steps' rows (see the top of this header). `all_steps_at_once()` is
+/// the default loss so called.
+template <class F>
+struct all_steps_at_once_t {
+  F f;
+};
+template <class F = ops::detail::sparse_softmax_loss>
+constexpr all_steps_at_once_t<F> all_steps_at_once(F f = {}) {
+  return {f};
+}
+
+namespace ops::detail {
+template <class F>
+inline constexpr bool is_all_steps_at_once = false;
+template <class F>
+inline constexpr bool is_all_steps_at_once<all_steps_at_once_t<F>> = true;
+
+// sequence_loss_by_example with all_steps_at_once: one call of the loss over the stacked steps.
+template <bool AverageAcrossTimesteps, class... Logits, class... Targets, class... Weights, class F>
+auto sequence_loss_at_once(const std::tuple<Logits...>& logits, const std::tuple<Targets...>& targets,
+                           const std::tuple<Weights...>& weights, const F& f) {
+  constexpr std::ptrdiff_t steps = sizeof...(Logits);
+  auto stacked = std::apply([](const auto&... l) { return restack(l...); }, logits);  // [time, batch, classes]
+  using S = shape_of<decltype(stacked)>;
+  static_assert(S::rank == 3,
+                "typeflow::sequence_loss with all_steps_at_once: each step's logits must be [batch, classes]");
+  constexpr std::ptrdiff_t batch = S::dims[1], rows = batch == dyn ? dyn : steps * batch;
+  auto flat = reshape<shape<rows, S::dims[2]>>(stacked);
+  auto labels = reshape<shape<rows>>(std::apply([](const auto&... t) { return stack<0>(t...); }, targets));
+  auto w = std::apply([](const auto&... x) { return stack<0>(x...); }, weights);  // [time, batch]
+  auto log_perps = reduce_sum<0>(reshape<shape<steps, batch>>(f(labels, flat)) * w);
+  if constexpr (AverageAcrossTimesteps) {
+    return log_perps / (reduce_sum<0>(w) + constant<1e-12>());
+  } else {
+    return log_perps;
+  }
+}
 }  // namespace ops::detail
 
 /// `sequence_loss_by_example<average_across_timesteps>(logits, targets, weights,
@@ -56,6 +108,9 @@ auto sequence_loss_by_example(const std::tuple<Logits...>& logits, const std::tu
                   "typeflow::sequence_loss(logits, targets, weights): one logits, one targets and one weights node "
                   "per time step");
     return constant<0.0>();  // inert: the error above is the one to read
+  } else if constexpr (ops::detail::is_all_steps_at_once<LossFunction>) {
+    return ops::detail::sequence_loss_at_once<AverageAcrossTimesteps>(logits, targets, weights,
+                                                                      softmax_loss_function.f);
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       auto log_perps =

@@ -9,9 +9,11 @@
 #include <array>
 #include <cstddef>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/concat.hpp"
 #include "typeflow/ops/slice.hpp"
 
 namespace typeflow {
@@ -83,6 +85,25 @@ constexpr auto unstack_pieces(const A& a, std::index_sequence<I...>) {
   std::tuple<slice_node<unstack_kind, A, axis_range<shape_of<A>::rank>(Axis, I, I + 1, true)>...> pieces{};
   ((std::get<I>(pieces) = make_node<std::tuple_element_t<I, decltype(pieces)>>(a)), ...);
   return pieces;
+}
+/// stack<0>(x...), or the node A when x... are all of unstack<0>(A)'s pieces in order
+/// (TensorFlow's Pack of an Unpack's outputs): then the graph holds neither the slices nor
+/// the stack, and the gradient reaches A whole instead of as one zero-padded slice per step.
+template <class X0, class... X>
+constexpr auto restack(const X0& x0, const X&... x) {
+  if constexpr (requires { typename X0::inputs; } && mp::mp_size<inputs_of<X0>>::value == 1) {
+    using A = mp::mp_front<inputs_of<X0>>;
+    if constexpr (shape_of<A>::rank >= 1 && shape_of<A>::dims[0] == std::ptrdiff_t(1 + sizeof...(X)) &&
+                  std::is_same_v<std::tuple<X0, X...>,
+                                 decltype(unstack_pieces<0>(std::declval<const A&>(),
+                                                            std::make_index_sequence<1 + sizeof...(X)>{}))>) {
+      return make_node<A>(x0);
+    } else {
+      return stack<0>(x0, x...);
+    }
+  } else {
+    return stack<0>(x0, x...);
+  }
 }
 // The starts of the pieces of the given sizes, and the end.
 template <std::size_t M>
