@@ -39,6 +39,7 @@
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/math.hpp"
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/split.hpp"
 #include "typeflow/ops/transpose.hpp"
 #include "typeflow/ops/variable.hpp"
 #include "typeflow/rnn/dynamic_rnn.hpp"
@@ -79,6 +80,19 @@ auto embed_all(const Table& table, const std::tuple<X...>& ids) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return tuple_of(embedding_lookup(table, std::get<I>(ids))...);
   }(std::index_sequence_for<X...>{});
+}
+
+/// The decoder's inputs embedded: without feed_previous the ids of all steps stacked and
+/// looked up once, then unstacked (the same rows; the decoder loop reads the lookup whole,
+/// and the table's gradient is one IndexedSlices instead of a sum of one per step); with
+/// it, one lookup per step, so that the ids after the first stay off the path.
+template <bool FeedPrevious, class Table, class... X>
+auto embed_decoder_inputs(const Table& table, const std::tuple<X...>& ids) {
+  if constexpr (FeedPrevious) {
+    return embed_all(table, ids);
+  } else {
+    return unstack<0>(embedding_lookup(table, std::apply([](const auto&... i) { return stack<0>(i...); }, ids)));
+  }
 }
 
 /// legacy_seq2seq's _extract_argmax_and_embed: the previous output (projected, if there is
@@ -191,7 +205,7 @@ auto embedding_attention_decoder(const std::tuple<X...>& decoder_inputs, const S
                                  const H& attention_states, const Cell& cell, const Projection& projection = {}) {
   auto table = detail::decoder_embedding<Scope, NumSymbols, EmbeddingSize, T>();
   return attention_decoder<OutputSize, NumHeads, InitialStateAttention, join_names<Scope, "attention_decoder">()>(
-      detail::embed_all(table, decoder_inputs), initial_state, attention_states, cell,
+      detail::embed_decoder_inputs<FeedPrevious>(table, decoder_inputs), initial_state, attention_states, cell,
       detail::loop_function_for<FeedPrevious, UpdateEmbeddingForPrevious>(table, projection));
 }
 

@@ -276,7 +276,8 @@ auto attention_loop(const Cell& cell, const std::tuple<X...>& inputs, const H& h
   constexpr auto heads = std::make_index_sequence<NumHeads>{};
   using X0 = std::tuple_element_t<0, std::tuple<X...>>;
   constexpr std::ptrdiff_t d = shape_of<X0>::dims[1];
-  auto xs = std::apply([](const auto&... x) { return stack<0>(x...); }, inputs);  // [time, batch, depth]
+  // [time, batch, depth]: the node the inputs were unstacked from, if they were
+  auto xs = std::apply([](const auto&... x) { return ops::detail::restack(x...); }, inputs);
   auto states = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
                            std::tuple_cat(flat, attns));
   auto consts = std::apply([&](const auto&... f) { return control::constants{hidden, f...}; }, features);
