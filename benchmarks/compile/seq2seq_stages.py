@@ -10,10 +10,14 @@ decoder steps, each stopping at a later stage of the program, and times
   apply              + apply_gradients of the pairs, unclipped
   global_norm        + global_norm of the gradients
   clip               + clip_by_global_norm of the gradients
-  update             the whole clipped update, with a session that runs it
+  update             the whole clipped update, with a session that runs it once (until
+                     2026-12-03 the session was built but not run: no run's functions)
 
 Usage: benchmarks/compile/seq2seq_stages.py [n ...]   (default: 2 3), from the source root.
-Prints one CSV line per variant: n,stage,seconds,max_rss_kb.
+Prints one CSV line per variant: n,stage,seconds,max_rss_kb, seconds of user CPU (of wall time
+before 2026-12-03). STAGES="update clip" builds only
+those stages; MODE=compile compiles them (`-c`, the tests' -DNDEBUG, no link) instead of
+-fsyntax-only.
 """
 import os
 import re
@@ -30,8 +34,12 @@ def variant(text, n, stage):
     text = text.replace("using buckets = rnn::buckets<rnn::bucket<4, 4>, rnn::bucket<8, 8>>;",
                         f"using buckets = rnn::buckets<rnn::bucket<{n}, {n}>>;")
     text = text.replace("  auto update1 = update_for(std::get<1>(losses));\n", "")
-    # No training loop: the variants end after building the session.
-    text = re.sub(r"  std::mt19937 rng\(111\);.*?== 6\);\n}", "}", text, flags=re.S)
+    # No training loop: the variants end after building the session; "update" runs it once.
+    run = "".join(f"tf::feed(std::get<{i}>(inp), o[{i}]), " for i in range(8)) + \
+        ", ".join(f"tf::feed(std::get<{i}>(out), o[{8 + i}])" for i in range(8))
+    end = "}\n" if stage != "update" else \
+        f"  std::array<ids_t, 16> o{{}};\n  (void)sess.run(tf::fetch(update0, std::get<0>(losses)), {run});\n}}\n"
+    text = re.sub(r"  // One run of TensorFlow's loop.*\n}\s*$", lambda m: end, text, flags=re.S)
     body = {
         "compute_gradients": "    return pairs;",
         "apply": "    return optimizer.apply_gradients(pairs);",
@@ -59,10 +67,13 @@ def main():
     text = open(SOURCE).read()
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            for stage in ["forward", "compute_gradients", "apply", "global_norm", "clip", "update"]:
+            stages = os.environ.get("STAGES", "forward compute_gradients apply global_norm clip update").split()
+            for stage in stages:
                 path = os.path.join(tmp, f"{stage}_{n}.cpp")
                 open(path, "w").write(variant(text, n, stage))
-                cmd = ["/usr/bin/time", "-f", "%e %M", "g++", "-std=c++20", "-O2", "-Iinclude", "-fsyntax-only", path]
+                mode = ["-c", "-DNDEBUG", "-ftemplate-depth=4096", "-o", os.devnull] \
+                    if os.environ.get("MODE") == "compile" else ["-fsyntax-only"]
+                cmd = ["/usr/bin/time", "-f", "%U %M", "g++", "-std=c++20", "-O2", "-Iinclude"] + mode + [path]
                 run = subprocess.run(cmd, capture_output=True, text=True)
                 last = run.stderr.strip().splitlines()[-1]
                 if run.returncode != 0:
