@@ -48,7 +48,6 @@ struct sparse_softmax_loss {
     return sparse_softmax_cross_entropy_with_logits(labels, logits);
   }
 };
-
 }  // namespace ops::detail
 
 /// A softmax_loss_function for sequence_loss(_by_example) and model_with_buckets, called
