@@ -40,6 +40,13 @@ struct sequence_loss_needs_one_logits_targets_and_weights_node_per_time_step {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: sequence_loss with all_steps_at_once was given steps of logits of shape
+/// Shape; each must be [batch, classes].
+template <class Shape>
+struct sequence_loss_all_steps_at_once_needs_logits_of_batch_by_classes {
+  static constexpr bool value = false;
+};
+
 namespace ops::detail {
 /// The default softmax_loss_function: sparse_softmax_cross_entropy_with_logits.
 struct sparse_softmax_loss {
@@ -72,20 +79,30 @@ inline constexpr bool is_all_steps_at_once<all_steps_at_once_t<F>> = true;
 template <bool AverageAcrossTimesteps, class... Logits, class... Targets, class... Weights, class F>
 auto sequence_loss_at_once(const std::tuple<Logits...>& logits, const std::tuple<Targets...>& targets,
                            const std::tuple<Weights...>& weights, const F& f) {
-  constexpr std::ptrdiff_t steps = sizeof...(Logits);
-  auto stacked = std::apply([](const auto&... l) { return restack(l...); }, logits);  // [time, batch, classes]
-  using S = shape_of<decltype(stacked)>;
-  static_assert(S::rank == 3,
-                "typeflow::sequence_loss with all_steps_at_once: each step's logits must be [batch, classes]");
-  constexpr std::ptrdiff_t batch = S::dims[1], rows = batch == dyn ? dyn : steps * batch;
-  auto flat = reshape<shape<rows, S::dims[2]>>(stacked);
-  auto labels = reshape<shape<rows>>(std::apply([](const auto&... t) { return stack<0>(t...); }, targets));
-  auto w = std::apply([](const auto&... x) { return stack<0>(x...); }, weights);  // [time, batch]
-  auto log_perps = reduce_sum<0>(reshape<shape<steps, batch>>(f(labels, flat)) * w);
-  if constexpr (AverageAcrossTimesteps) {
-    return log_perps / (reduce_sum<0>(w) + constant<1e-12>());
+  using L0 = shape_of<std::tuple_element_t<0, std::tuple<Logits...>>>;
+  if constexpr (L0::rank != 2) {
+    static_assert(sequence_loss_all_steps_at_once_needs_logits_of_batch_by_classes<L0>::value,
+                  "typeflow::sequence_loss(logits, targets, weights, all_steps_at_once(f)): each step's logits "
+                  "must be [batch, classes]");
+    return constant<0.0>();  // inert: the error above is the one to read
   } else {
-    return log_perps;
+    constexpr std::ptrdiff_t steps = sizeof...(Logits);
+    auto stacked = std::apply([](const auto&... l) { return restack(l...); }, logits);  // [time, batch, classes]
+    auto ids = std::apply([](const auto&... t) { return stack<0>(t...); }, targets);    // [time, batch]
+    auto w = std::apply([](const auto&... x) { return stack<0>(x...); }, weights);      // [time, batch]
+    using S = shape_of<decltype(stacked)>;
+    if constexpr (S::rank != 3 || shape_of<decltype(ids)>::rank != 2 || shape_of<decltype(w)>::rank != 2) {
+      return constant<0.0>();  // inert: stack's error (the steps differ in shape) is the one to read
+    } else {
+      constexpr std::ptrdiff_t batch = S::dims[1], rows = batch == dyn ? dyn : steps * batch;
+      auto flat = reshape<shape<rows, S::dims[2]>>(stacked);
+      auto log_perps = reduce_sum<0>(reshape<shape<steps, batch>>(f(reshape<shape<rows>>(ids), flat)) * w);
+      if constexpr (AverageAcrossTimesteps) {
+        return log_perps / (reduce_sum<0>(w) + constant<1e-12>());
+      } else {
+        return log_perps;
+      }
+    }
   }
 }
 }  // namespace ops::detail
