@@ -68,49 +68,48 @@ cmake --build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests typef
 ctest --test-dir build-clang -L "unit|example" -LE "docs|long" --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 # --- fuzzing (tests/fuzz/) ----------------------------------------------------------------------
-echo "=== build-fuzz/: the checkpoint loader under libFuzzer, ASan and UBSan, for a bounded time"
-# clang's libFuzzer starts from the committed corpus (valid and malformed checkpoints) and runs
-# for TYPEFLOW_FUZZ_SECONDS (60); a crash, a sanitizer report, a leak, an allocation over
-# 512 MB or an input slower than 10 s fails the run. New inputs go to build-fuzz/corpus-new.
+echo "=== build-fuzz/: the checkpoint loader, the saved model description reader and the data readers under libFuzzer"
+# clang's libFuzzer, with ASan and UBSan, starts each fuzzer from its committed corpus (valid
+# and malformed inputs) and runs it for a bounded time; a crash, a sanitizer report, a leak,
+# an allocation over 512 MB or an input slower than 10 s fails the run. New inputs go to
+# build-fuzz/corpus-*-new. Each fuzzer is single-threaded, so the checkpoint loader
+# (TYPEFLOW_FUZZ_SECONDS, 60; corpus tests/fuzz/corpus/) runs on one core while the saved
+# model description reader (TYPEFLOW_FUZZ_DESCRIPTION_SECONDS, 30; tests/fuzz/corpus_saved_model/)
+# and the data readers (TYPEFLOW_FUZZ_READERS_SECONDS, 30; IDX, .npy, .npz, TFRecord, CSV;
+# tests/fuzz/corpus_readers/) run one after the other on the other.
 cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
 cmake --build build-fuzz -j "$TYPEFLOW_JOBS"
-rm -rf build-fuzz/corpus-new && mkdir -p build-fuzz/corpus-new
-if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-  build-fuzz/checkpoint_loader_fuzz build-fuzz/corpus-new tests/fuzz/corpus \
-  -max_total_time="${TYPEFLOW_FUZZ_SECONDS:-60}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
-  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz.log 2>&1; then
-  tail -n 80 build-fuzz/fuzz.log
-  echo "checkpoint loader fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
-  exit 1
-fi
-tail -n 7 build-fuzz/fuzz.log
-
-echo "=== build-fuzz/: the saved model description reader under libFuzzer, for a bounded time"
-# The same rules, on saved_model.json (corpus: tests/fuzz/corpus_saved_model/), for
-# TYPEFLOW_FUZZ_DESCRIPTION_SECONDS (30).
-rm -rf build-fuzz/corpus-saved-model-new && mkdir -p build-fuzz/corpus-saved-model-new
-if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-  build-fuzz/saved_model_description_fuzz build-fuzz/corpus-saved-model-new tests/fuzz/corpus_saved_model \
-  -max_total_time="${TYPEFLOW_FUZZ_DESCRIPTION_SECONDS:-30}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
-  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz-saved-model.log 2>&1; then
-  tail -n 80 build-fuzz/fuzz-saved-model.log
-  echo "saved model description fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
-  exit 1
-fi
-tail -n 7 build-fuzz/fuzz-saved-model.log
-echo "=== build-fuzz/: the data readers under libFuzzer, for a bounded time"
-# The same rules, on the readers (IDX, .npy, .npz, TFRecord, CSV; corpus: tests/fuzz/corpus_readers/),
-# for TYPEFLOW_FUZZ_READERS_SECONDS (30).
-rm -rf build-fuzz/corpus-readers-new && mkdir -p build-fuzz/corpus-readers-new
-if ! UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-  build-fuzz/readers_fuzz build-fuzz/corpus-readers-new tests/fuzz/corpus_readers \
-  -max_total_time="${TYPEFLOW_FUZZ_READERS_SECONDS:-30}" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
-  -print_final_stats=1 -artifact_prefix=build-fuzz/ >build-fuzz/fuzz-readers.log 2>&1; then
-  tail -n 80 build-fuzz/fuzz-readers.log
-  echo "data readers fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
-  exit 1
-fi
-tail -n 7 build-fuzz/fuzz-readers.log
+# fuzz <fuzzer> <name> <corpus> <seconds>: runs build-fuzz/<fuzzer> into
+# build-fuzz/corpus-<name>-new, its output in build-fuzz/fuzz-<name>.log.
+fuzz() {
+  rm -rf "build-fuzz/corpus-$2-new" && mkdir -p "build-fuzz/corpus-$2-new"
+  UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+    "build-fuzz/$1" "build-fuzz/corpus-$2-new" "$3" \
+    -max_total_time="$4" -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
+    -print_final_stats=1 -artifact_prefix=build-fuzz/ >"build-fuzz/fuzz-$2.log" 2>&1
+}
+# report <name> <what> <status>: the end of the log, or, on failure, more of it and the culprit.
+report() {
+  if [ "$3" -ne 0 ]; then
+    tail -n 80 "build-fuzz/fuzz-$1.log"
+    echo "$2 fuzzing failed: the input is in build-fuzz/ (crash-*, leak-*, oom-*, timeout-*)"
+    return 1
+  fi
+  echo "--- $2"
+  tail -n 7 "build-fuzz/fuzz-$1.log"
+}
+fuzz checkpoint_loader_fuzz checkpoint-loader tests/fuzz/corpus "${TYPEFLOW_FUZZ_SECONDS:-60}" &
+loader=$!
+status_description=0 status_readers=0 status_loader=0
+fuzz saved_model_description_fuzz saved-model tests/fuzz/corpus_saved_model \
+  "${TYPEFLOW_FUZZ_DESCRIPTION_SECONDS:-30}" || status_description=$?
+fuzz readers_fuzz readers tests/fuzz/corpus_readers "${TYPEFLOW_FUZZ_READERS_SECONDS:-30}" || status_readers=$?
+wait "$loader" || status_loader=$?
+failed=0
+report checkpoint-loader "checkpoint loader" "$status_loader" || failed=1
+report saved-model "saved model description" "$status_description" || failed=1
+report readers "data readers" "$status_readers" || failed=1
+[ "$failed" -eq 0 ] || exit 1
 # --- end of fuzzing ---------------------------------------------------------------------------
 
 echo "=== all tests passed"
