@@ -13,33 +13,19 @@
 #include <typeflow/typeflow.hpp>
 
 #include "../autodiff/fd_check.hpp"
+#include "sequence_loss_testing.hpp"
 
 namespace tf = typeflow;
 using tf::dyn;
 using tf::shape;
 
-namespace {
-const xt::xtensor<double, 2> l0 = {{0.1, -0.4, 1.2, 0.3}, {2.0, 0.5, -1.0, 0.0}, {-0.3, -0.2, 0.7, 0.9}};
-const xt::xtensor<double, 2> l1 = {{1.5, 0.2, 0.0, -0.6}, {0.4, 0.4, 0.3, -2.0}, {0.8, -1.1, 0.2, 0.6}};
-const xt::xtensor<std::int32_t, 1> lab0 = {2, 0, 3};
-const xt::xtensor<std::int32_t, 1> lab1 = {1, 3, 0};
-const xt::xtensor<double, 1> w0 = {1.0, 0.5, 0.0};
-const xt::xtensor<double, 1> w1 = {0.25, 2.0, 0.0};  // example 2 weighs nothing: 0 / 1e-12
-}  // namespace
+using namespace sequence_loss_testing;
 
 TEST_CASE("all_steps_at_once: the per-step values, with a dynamic batch, weights and a user's loss") {
-  auto x0 = tf::placeholder<"ao_l0", double, shape<dyn, 4>>();
-  auto x1 = tf::placeholder<"ao_l1", double, shape<dyn, 4>>();
-  auto t0 = tf::placeholder<"ao_y0", std::int32_t, shape<dyn>>();
-  auto t1 = tf::placeholder<"ao_y1", std::int32_t, shape<dyn>>();
-  auto v0 = tf::placeholder<"ao_w0", double, shape<dyn>>();
-  auto v1 = tf::placeholder<"ao_w1", double, shape<dyn>>();
-  const auto logits = std::tuple{x0, x1};
-  const auto targets = std::tuple{t0, t1};
-  const auto weights = std::tuple{v0, v1};
-  auto twice = [](auto labels, auto l) {
-    return tf::sparse_softmax_cross_entropy_with_logits(labels, l) * tf::constant<2.0>();
-  };
+  const two_steps in;
+  const auto logits = in.logits();
+  const auto targets = in.targets();
+  const auto weights = in.weights();
   auto by_example = tf::sequence_loss_by_example(logits, targets, weights);
   auto by_example_once = tf::sequence_loss_by_example(logits, targets, weights, tf::all_steps_at_once());
   auto unaveraged = tf::sequence_loss_by_example<false>(logits, targets, weights, twice);
@@ -49,9 +35,7 @@ TEST_CASE("all_steps_at_once: the per-step values, with a dynamic batch, weights
   static_assert(std::is_same_v<tf::shape_of<decltype(by_example_once)>, shape<dyn>>);
   tf::session sess(by_example, by_example_once, unaveraged, unaveraged_once, mean, mean_once);
   const auto [e, eo, u, uo, m, mo] =
-      sess.run(tf::fetch(by_example, by_example_once, unaveraged, unaveraged_once, mean, mean_once),
-               tf::feed(x0, l0), tf::feed(x1, l1), tf::feed(t0, lab0), tf::feed(t1, lab1), tf::feed(v0, w0),
-               tf::feed(v1, w1));
+      in.run(sess, tf::fetch(by_example, by_example_once, unaveraged, unaveraged_once, mean, mean_once));
   REQUIRE(eo.size() == 3);
   for (std::size_t r = 0; r < 3; ++r) {
     INFO("example " << r);

@@ -17,6 +17,7 @@
 
 #include "../autodiff/fd_check.hpp"
 #include "ops_testing.hpp"
+#include "sequence_loss_testing.hpp"
 
 namespace tf = typeflow;
 using tf::dyn;
@@ -77,45 +78,20 @@ TEST_CASE("sequence_loss_by_example: TensorFlow's testSequenceLossByExample") {
 }
 
 
-namespace {
 // Two steps of [3, 4] logits, dynamic batch, double: the formulas computed by hand.
-using L = shape<dyn, 4>;
-const xt::xtensor<double, 2> l0 = {{0.1, -0.4, 1.2, 0.3}, {2.0, 0.5, -1.0, 0.0}, {-0.3, -0.2, 0.7, 0.9}};
-const xt::xtensor<double, 2> l1 = {{1.5, 0.2, 0.0, -0.6}, {0.4, 0.4, 0.3, -2.0}, {0.8, -1.1, 0.2, 0.6}};
-const xt::xtensor<std::int32_t, 1> lab0 = {2, 0, 3};
-const xt::xtensor<std::int32_t, 1> lab1 = {1, 3, 0};
-const xt::xtensor<double, 1> w0 = {1.0, 0.5, 0.0};
-const xt::xtensor<double, 1> w1 = {0.25, 2.0, 0.0};  // example 2 weighs nothing: 0 / 1e-12
-
-double xent(const xt::xtensor<double, 2>& l, std::size_t r, std::size_t y) {
-  double s = 0;
-  for (std::size_t j = 0; j < 4; ++j) s += std::exp(l(r, j));
-  return std::log(s) - l(r, y);
-}
-}  // namespace
+using namespace sequence_loss_testing;
 
 TEST_CASE("weights per example and step, a zero total weight, a softmax_loss_function") {
-  auto x0 = tf::placeholder<"sw_l0", double, L>();
-  auto x1 = tf::placeholder<"sw_l1", double, L>();
-  auto t0 = tf::placeholder<"sw_y0", std::int32_t, shape<dyn>>();
-  auto t1 = tf::placeholder<"sw_y1", std::int32_t, shape<dyn>>();
-  auto v0 = tf::placeholder<"sw_w0", double, shape<dyn>>();
-  auto v1 = tf::placeholder<"sw_w1", double, shape<dyn>>();
-  const auto logits = std::tuple{x0, x1};
-  const auto targets = std::tuple{t0, t1};
-  const auto weights = std::tuple{v0, v1};
+  const two_steps in;
+  const auto logits = in.logits();
+  const auto targets = in.targets();
+  const auto weights = in.weights();
   auto by_example = tf::sequence_loss_by_example(logits, targets, weights);
   auto unaveraged = tf::sequence_loss_by_example<false>(logits, targets, weights);
   auto mean = tf::sequence_loss(logits, targets, weights);
-  // A loss function: twice the sparse cross-entropy, as a user's callable (labels, logits).
-  auto twice = [](auto labels, auto l) {
-    return tf::sparse_softmax_cross_entropy_with_logits(labels, l) * tf::constant<2.0>();
-  };
   auto custom = tf::sequence_loss_by_example<false>(logits, targets, weights, twice);
   tf::session sess(by_example, unaveraged, mean, custom);
-  const auto [e, u, m, c] = sess.run(tf::fetch(by_example, unaveraged, mean, custom), tf::feed(x0, l0),
-                                     tf::feed(x1, l1), tf::feed(t0, lab0), tf::feed(t1, lab1), tf::feed(v0, w0),
-                                     tf::feed(v1, w1));
+  const auto [e, u, m, c] = in.run(sess, tf::fetch(by_example, unaveraged, mean, custom));
   double total = 0;
   for (std::size_t r = 0; r < 3; ++r) {
     const double lp = xent(l0, r, std::size_t(lab0(r))) * w0(r) + xent(l1, r, std::size_t(lab1(r))) * w1(r);
