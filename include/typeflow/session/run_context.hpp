@@ -3,6 +3,8 @@
 // steps and fetched values.
 #pragma once
 
+#include <array>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -21,6 +23,47 @@
 
 namespace typeflow {
 
+template <class Session, class Fetches, class Fed, class FeedTuple>
+struct run_context;
+
+namespace session_detail {
+
+/// The type of the K-th feed's value (void for a context whose FeedTuple lists fewer: a
+/// plan looked at, never run).
+template <class FeedTuple, std::size_t K, bool = (K < std::tuple_size_v<FeedTuple>)>
+struct feed_value {
+  using type = void;
+};
+template <class FeedTuple, std::size_t K>
+struct feed_value<FeedTuple, K, true> {
+  using type = std::remove_reference_t<decltype(std::declval<std::tuple_element_t<K, FeedTuple>>().value)>;
+};
+
+template <class Session, class Fetches, class Fed, class FeedTuple>
+struct context_traits<run_context<Session, Fetches, Fed, FeedTuple>> {
+  using session_type = std::remove_const_t<Session>;
+  using defs = definitions_t<typename session_type::defined_nodes>;
+  template <std::size_t K>
+  using feed_value = typename session_detail::feed_value<FeedTuple, K>::type;
+  template <class V>
+  using var_source = typename variable_source<typename session_type::variables, V>::type;
+  template <class N>
+  using constant_source = typename session_detail::constant_source<defs, N>::type;
+};
+
+/// The address of each feed's value (run_env::feeds), and a null one after them.
+template <class... F>
+std::array<const void*, sizeof...(F) + 1> feed_addresses(const std::tuple<const F&...>& feeds) noexcept {
+  return std::apply(
+      [](const F&... f) {
+        return std::array<const void*, sizeof...(F) + 1>{static_cast<const void*>(std::addressof(f.value))...,
+                                                         nullptr};
+      },
+      feeds);
+}
+
+}  // namespace session_detail
+
 /// One run: the values of the path's nodes, the feeds and the session's state.
 /// Effect nodes receive it: `ctx.template value<N>()`, `ctx.template variable<V>()`.
 template <class Session, class Fetches, class Fed, class FeedTuple>
@@ -36,6 +79,7 @@ struct run_context {
 
   Session& session;
   const FeedTuple& feeds;
+  const void* const* feed_addresses;  // of each feed's value (session_detail::feed_addresses)
   buffers_type& buffers;
 
   /// The definitions the fetches carry that the session does not hold (a named constant
@@ -47,8 +91,11 @@ struct run_context {
   const extra_definitions* extra;
 
   /// What the steps reach (see session_detail::run_env).
-  using env_type = session_detail::run_env<buffers_type, FeedTuple, typename Session::var_storage, extra_definitions>;
-  env_type env() noexcept { return env_type{buffers, feeds, *session.vars_, this, extra}; }
+  using env_type = session_detail::run_env<buffers_type, extra_definitions>;
+  env_type env() noexcept {
+    return env_type{buffers,  feed_addresses, session.vars_->variable_addresses.data(),
+                    session.vars_->definition_addresses.data(), this, extra};
+  }
 
   template <class N>
   auto& buffer() noexcept {
@@ -166,10 +213,11 @@ void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Fe
   using plan = typename sub_t::plan;
   using buffers_t = typename sub_t::buffers_type;
   const feed_tuple feed_refs(feeds...);
+  const auto feed_addresses = session_detail::feed_addresses(feed_refs);
   const typename sub_t::extra_definitions extra{};
   auto go = [&](buffers_t& bufs) {
-    sub_t ctx{session, feed_refs, bufs, &extra};
-    typename sub_t::env_type env{bufs, feed_refs, *session.vars_, &ctx, &extra};
+    sub_t ctx{session, feed_refs, feed_addresses.data(), bufs, &extra};
+    auto env = ctx.env();
     session_detail::run_steps(env, typename plan::steps{});
     [&]<class... N>(mp::mp_list<N...>) {
       f(session_detail::eval(typename plan::template source<N>{}, env)...);

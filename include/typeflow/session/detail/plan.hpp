@@ -50,6 +50,31 @@ struct source_kind_of
           : Materialized ? source_kind::buffer
                          : source_kind::fused> {};
 
+/// What a plan made for run context Ctx needs of the run's types: the value type of the
+/// K-th feed, and where the session holds a variable or a named constant
+/// (`var_source<V>`, `constant_source<N>`); specialized for run_context (run_context.hpp).
+template <class Ctx>
+struct context_traits;
+
+/// The source of a run's variable V in a session whose variables are Vars: its position
+/// there, and its value's type.
+template <class Vars, class V>
+struct variable_source {
+  static constexpr std::size_t index = mp::mp_find<Vars, V>::value;
+  static_assert(index < mp::mp_size<Vars>::value, "internal: a run reads a variable its session does not hold");
+  using type = var_src<index, decltype(variable_slot<V>::value)>;
+};
+/// The source of a run's constant N: a literal, a named constant the session holds (by its
+/// position among Defs' keys), or one the fetch carries.
+template <class Defs, class N, bool = !literal_node_type<N> && Defs::template holds<N>>
+struct constant_source {
+  using type = leaf_src<N>;
+};
+template <class Defs, class N>
+struct constant_source<Defs, N, true> {
+  using type = def_src<mp::mp_find<typename Defs::keys, N>::value, typename N::definition_type>;
+};
+
 /// An operand of a compute kernel: an input reduced to its element type and static shape.
 template <class T, class S>
 struct kernel_operand : node_facade<T, S, node_kind::leaf> {};
@@ -160,15 +185,16 @@ struct run_plan {
   struct expr_impl;
   template <class M>
   struct source_impl<M, source_kind::feed> {
-    using type = feed_src<mp::mp_find<Fed, M>::value>;
+    static constexpr std::size_t k = mp::mp_find<Fed, M>::value;
+    using type = feed_src<k, typename context_traits<Ctx>::template feed_value<k>>;
   };
   template <class M>
   struct source_impl<M, source_kind::variable> {
-    using type = var_src<M>;
+    using type = typename context_traits<Ctx>::template var_source<M>;
   };
   template <class M>
   struct source_impl<M, source_kind::constant> {
-    using type = leaf_src<M>;
+    using type = typename context_traits<Ctx>::template constant_source<M>;
   };
   template <class M>
   struct source_impl<M, source_kind::unfed_placeholder> {
@@ -180,7 +206,7 @@ struct run_plan {
   };
   template <class M>
   struct source_impl<M, source_kind::forwarded_variable> {
-    using type = var_src<typename M::forwards_variable>;
+    using type = typename context_traits<Ctx>::template var_source<typename M::forwards_variable>;
   };
   template <class M>
   struct source_impl<M, source_kind::buffer> {

@@ -27,13 +27,22 @@ namespace typeflow::session_detail {
 // (the K-th feed, buffer J of group G, a variable, a literal), the op's scalar function,
 // a compute op's kernel (its node rebuilt on operands that keep only element types and
 // shapes: plan.hpp's compute_kernel_t), and the node type only for effect nodes.
+//
+// The same holds for what the steps reach, the run's environment (run_env), whose type
+// names every function of a run: it knows the buffers' types, but the feeds, the
+// session's variables and its definitions only by address, each source saying where
+// its value is and of what type. Typed, the session's state spelled every variable's
+// name and the feeds every placeholder's: 50 to 66 KB of each such function's name in
+// the bucketed seq2seq training program, most of its symbol text.
 
-template <std::size_t K>
-struct feed_src {};  // the K-th feed's value
-template <class V>
-struct var_src {};  // variable V's value
+template <std::size_t K, class V>
+struct feed_src {};  // the K-th feed's value, a V
+template <std::size_t I, class T>
+struct var_src {};  // the value, a T, of the I-th of the session's variables
+template <std::size_t I, class D>
+struct def_src {};  // the I-th of the session's definitions, a D (a named constant's)
 template <class N>
-struct leaf_src {};  // a literal (N::value) or a named constant (N::value())
+struct leaf_src {};  // a literal (N::value), or a named constant the fetch carries
 template <class N>
 struct unfed_src {};  // a placeholder without a feed: rejected before anything runs
 template <std::size_t G, std::size_t J>
@@ -71,13 +80,15 @@ struct flat_fn {};
 template <class Src, flat_read Read>
 struct flat_leaf {};
 
-/// What a step reaches: the run's buffers and feeds, the session's variables, and the
-/// run_context (for effect nodes).
-template <class Buffers, class Feeds, class Vars, class Extra>
+/// What a step reaches: the run's buffers and feeds, the session's variables and
+/// definitions, and the run_context (for effect nodes). Only the buffers and the
+/// fetch's own definitions (usually none) are typed here; see above.
+template <class Buffers, class Extra>
 struct run_env {
   Buffers& buffers;
-  const Feeds& feeds;
-  Vars& vars;
+  const void* const* feeds;        // the K-th feed's value (feed_src)
+  void* const* variables;          // the session's variables' values, by position (var_src)
+  const void* const* definitions;  // the session's definitions, by position (def_src)
   void* ctx;
   const Extra* extra;  // definitions the fetches carry that the session does not hold
 };
@@ -87,21 +98,23 @@ auto& buffer_ref(buf_src<G, J>, E& e) noexcept {
   return group_items<G>(e.buffers)[J];
 }
 
-template <std::size_t K, class E>
-decltype(auto) eval(feed_src<K>, E& e) {
-  return (std::get<K>(e.feeds).value);
+template <std::size_t K, class V, class E>
+const V& eval(feed_src<K, V>, E& e) noexcept {
+  return *static_cast<const V*>(e.feeds[K]);
 }
-template <class V, class E>
-const auto& eval(var_src<V>, E& e) {
-  return std::as_const(keyed_get<V>(e.vars).value);
+template <std::size_t I, class T, class E>
+const T& eval(var_src<I, T>, E& e) noexcept {
+  return *static_cast<const T*>(e.variables[I]);
+}
+template <std::size_t I, class D, class E>
+const auto& eval(def_src<I, D>, E& e) noexcept {
+  return std::as_const(**static_cast<const D*>(e.definitions[I]));
 }
 
 template <class N, class E>
 decltype(auto) eval(leaf_src<N>, E& e) {
   if constexpr (literal_node_type<N>) {
     return (N::value);
-  } else if constexpr (std::remove_cvref_t<decltype(e.vars.defs)>::template holds<N>) {
-    return std::as_const(*e.vars.defs.template slot<N>().value);
   } else if constexpr (std::remove_cvref_t<decltype(*e.extra)>::template holds<N>) {
     return std::as_const(*e.extra->template slot<N>().value);  // carried by the fetch
   } else {

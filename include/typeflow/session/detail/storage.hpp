@@ -3,6 +3,7 @@
 // carry, the graph seed; and the functions that initialize and check them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -71,11 +72,32 @@ const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
 // functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
 // plans' store, which are named by short types.
 /// A session's state: its variables' slots, the definitions its graph carries (named
-/// constants' values, run-time initializers) and its graph seed.
+/// constants' values, run-time initializers) and its graph seed; and the address of each
+/// variable's value and each definition, by position in Vars and in the definitions' keys,
+/// which is how a run's steps reach them (run_env, steps.hpp). Its addresses are its own:
+/// it is neither copied nor moved (a session holds it by unique_ptr).
 template <class Vars, class Defined>
 struct session_state : keyed_set_of<variable_slot, Vars>::type {
-  definitions_t<Defined> defs;
+  using definitions_type = definitions_t<Defined>;
+  definitions_type defs;
   std::uint64_t graph_seed = init::default_graph_seed;
+  std::array<void*, mp::mp_size<Vars>::value + 1> variable_addresses = variables_at(Vars{});
+  std::array<const void*, mp::mp_size<typename definitions_type::keys>::value + 1> definition_addresses =
+      definitions_at(typename definitions_type::keys{});
+
+  session_state() = default;
+  session_state(const session_state&) = delete;
+  session_state& operator=(const session_state&) = delete;
+
+ private:
+  template <class... V>
+  std::array<void*, sizeof...(V) + 1> variables_at(mp::mp_list<V...>) noexcept {
+    return {static_cast<void*>(&keyed_get<V>(*this).value)..., nullptr};
+  }
+  template <class... K>
+  std::array<const void*, sizeof...(K) + 1> definitions_at(mp::mp_list<K...>) const noexcept {
+    return {static_cast<const void*>(&defs.template slot<K>().value)..., nullptr};
+  }
 };
 
 template <class T>
