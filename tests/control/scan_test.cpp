@@ -17,6 +17,13 @@ namespace tf = typeflow;
 namespace {
 using seq_t = xt::xtensor<double, 2>;
 using vec2 = xt::xtensor_fixed<double, xt::xshape<2>>;
+namespace cd = tf::control::detail;
+namespace mp = boost::mp11;
+
+template <class N>
+struct is_grad_part : std::false_type {};
+template <class LG, std::size_t I>
+struct is_grad_part<cd::loop_grad_part<LG, I>> : std::true_type {};
 }  // namespace
 
 TEST_CASE("scan: the running sum of TensorFlow's testScan_Simple") {
@@ -64,6 +71,19 @@ TEST_CASE("scan: gradients with respect to the sequence, the initial state and a
   auto ys = tf::scan([&](auto a, auto x) { return tf::tanh(a * w + x); }, elems, init);
   auto loss = tf::reduce_sum(ys * ys * ys);
   tf::session s(loss, tf::gradient(loss, w), tf::gradient(loss, elems), tf::gradient(loss, init));
+  // The steps that read the three gradients from the reverse loop's record call kernels named
+  // by the value's type, shape and place in the record, not by the loop (compute_kernel_t).
+  using parts = mp::mp_copy_if<tf::graph::graph_order<decltype(tf::gradient(loss, w)),
+                                                      decltype(tf::gradient(loss, elems)),
+                                                      decltype(tf::gradient(loss, init))>,
+                               is_grad_part>;
+  using kernels = mp::mp_transform<tf::session_detail::compute_kernel_t, parts>;
+  using place = cd::loop_grad_place;
+  static_assert(mp::mp_size<parts>::value == 3);
+  static_assert(mp::mp_contains<kernels, cd::loop_grad_part_kernel<double, tf::shape<2>, place::state, 0>>::value);
+  static_assert(
+      mp::mp_contains<kernels, cd::loop_grad_part_kernel<double, tf::shape<tf::dyn, 2>, place::sequence, 0>>::value);
+  static_assert(mp::mp_contains<kernels, cd::loop_grad_part_kernel<double, tf::shape<2>, place::capture, 0>>::value);
   s.initialize_all();
   const vec2 i0 = fd_check::fill_uniform(vec2{});
   for (std::size_t steps : {0u, 1u, 4u}) {

@@ -223,6 +223,11 @@ struct stacked_shape<L, shape<D...>> {
   using type = shape<sequence_time<L>::value, D...>;
 };
 
+template <class T, class S>
+struct loop_outputs_kernel;
+template <class T, class S, std::size_t J>
+struct loop_state_kernel;
+
 /// The outputs of loop L, stacked along a first (time) dimension.
 template <class L, class In = inputs_of<L>>
 struct loop_outputs;
@@ -233,9 +238,16 @@ struct loop_outputs<L, mp::mp_list<In...>>
   template <std::size_t K, class G>
   using gradient = typename loop_input_gradient<L, -1, G, K>::type;
 
+  using compute_kernel = loop_outputs_kernel<typename L::T, typename stacked_shape<L>::type>;
+};
+
+/// The compute kernels of loop_outputs and loop_state (session_detail::compute_kernel):
+/// named by the value's type, shape and place in the record, not by the loop.
+template <class T, class S>
+struct loop_outputs_kernel : node_facade<T, S, node_kind::compute> {
   template <class Out, class Rec, class... Ignored>
   static void compute(Out& out, const Rec& rec, const Ignored&...) {
-    std::array<std::size_t, shape_of<typename L::body_type::output>::rank + 1> dims{};
+    std::array<std::size_t, S::rank> dims{};
     dims[0] = rec.steps;
     for (std::size_t i = 0; i + 1 < dims.size(); ++i) dims[i + 1] = rec.out_dims[i];
     resize_to(out, dims);
@@ -253,6 +265,10 @@ struct loop_state<L, J, mp::mp_list<In...>>
   template <std::size_t K, class G>
   using gradient = typename loop_input_gradient<L, std::ptrdiff_t(J), G, K>::type;
 
+  using compute_kernel = loop_state_kernel<typename L::T, shape_of<mp::mp_at_c<inputs_of<L>, J>>, J>;
+};
+template <class T, class S, std::size_t J>
+struct loop_state_kernel : node_facade<T, S, node_kind::compute> {
   template <class Out, class Rec, class... Ignored>
   static void compute(Out& out, const Rec& rec, const Ignored&...) {
     assign_value(out, std::get<J>(rec.state));

@@ -97,6 +97,13 @@ template <class M, class... In>
 struct compute_kernel<M, mp::mp_list<In...>> {
   using type = mp::mp_eval_or<M, rebound_on, M, kernel_operand<value_type_of<In>, shape_of<In>>...>;
 };
+/// A node that names its kernel itself (`M::compute_kernel`: a loop's outputs, read from
+/// its record by types that do not spell the loop's body).
+template <class M, class... In>
+  requires requires { typename M::compute_kernel; }
+struct compute_kernel<M, mp::mp_list<In...>> {
+  using type = typename M::compute_kernel;
+};
 template <class M>
 using compute_kernel_t = typename compute_kernel<M>::type;
 
