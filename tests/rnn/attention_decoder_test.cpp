@@ -208,3 +208,42 @@ TEST_CASE("attention_decoder: one loop whose body does not depend on the number 
   check_close(o2, ref::gru2_outputs, 12, 1e-12);
   check_close(o3, ref::gru2_outputs, 12, 1e-12);
 }
+
+// A loop_function of the previous output alone (TensorFlow's feed_previous, as
+// embedding_attention_decoder's) runs in a loop in the graph: step 0 built as the unrolled
+// decoder builds it, steps 1 on one loop whose body is the same type for four steps and for
+// five. Its values are the unrolled decoder's (a loop_function(prev, i) of the same
+// function), and the decoder inputs after the first stay off the path: only x0 is fed.
+TEST_CASE("attention_decoder: a loop_function of the previous output runs in a loop in the graph") {
+  auto x2 = tf::placeholder<"x2", double, tf::shape<2, 3>>();
+  auto x3 = tf::placeholder<"x3", double, tf::shape<2, 3>>();
+  auto x4 = tf::placeholder<"x4", double, tf::shape<2, 3>>();
+  auto back = [](const auto& prev) { return tf::tanh(prev); };
+  auto back_at = [](const auto& prev, auto) { return tf::tanh(prev); };
+  rnn::gru_cell<4> cell;
+  auto [looped, looped_fin] = rnn::attention_decoder<3, 2>(std::tuple{x0, x1, x2, x3}, h, att, cell, back);
+  auto [five, five_fin] = rnn::attention_decoder<3, 2>(std::tuple{x0, x1, x2, x3, x4}, h, att, cell, back);
+  auto [unrolled, unrolled_fin] = rnn::attention_decoder<3, 2>(std::tuple{x0, x1, x2, x3}, h, att, cell, back_at);
+  using L4 = loops_of<std::remove_cvref_t<decltype(std::get<3>(looped))>>;
+  using L5 = loops_of<std::remove_cvref_t<decltype(std::get<4>(five))>>;
+  static_assert(boost::mp11::mp_size<L4>::value == 1 && boost::mp11::mp_size<L5>::value == 1);
+  static_assert(std::is_same_v<typename boost::mp11::mp_front<L4>::body_type, typename boost::mp11::mp_front<L5>::body_type>);
+  static_assert(boost::mp11::mp_empty<loops_of<std::remove_cvref_t<decltype(std::get<3>(unrolled))>>>::value);
+  static_assert(std::is_same_v<tf::shape_of<std::remove_cvref_t<decltype(std::get<3>(looped))>>, tf::shape<2, 3>>);
+
+  tf::session sess(std::get<0>(looped), std::get<3>(looped), looped_fin, std::get<4>(five), five_fin,
+                   std::get<3>(unrolled), unrolled_fin);
+  set_reference_weights(sess);
+  const auto a = attention_states_value();
+  auto [l0, l3, lf, f4, ff] =
+      sess.run(tf::fetch(std::get<0>(looped), std::get<3>(looped), looped_fin, std::get<4>(five), five_fin),
+               tf::feed(x0, input(0)), tf::feed(att, a), tf::feed(h, h0()));
+  auto [u0, u3, uf] = sess.run(tf::fetch(std::get<0>(unrolled), std::get<3>(unrolled), unrolled_fin),
+                               tf::feed(x0, input(0)), tf::feed(att, a), tf::feed(h, h0()));
+  for (std::size_t i = 0; i < u0.size(); ++i) CHECK(l0.flat(i) == doctest::Approx(u0.flat(i)).epsilon(1e-12));
+  for (std::size_t i = 0; i < u3.size(); ++i) CHECK(l3.flat(i) == doctest::Approx(u3.flat(i)).epsilon(1e-12));
+  for (std::size_t i = 0; i < uf.size(); ++i) CHECK(lf.flat(i) == doctest::Approx(uf.flat(i)).epsilon(1e-12));
+  // The fifth step moves on from the fourth: its output and state are not the fourth's.
+  CHECK(std::abs(f4(0, 0) - l3(0, 0)) > 1e-9);
+  CHECK(std::abs(ff(0, 0) - lf(0, 0)) > 1e-9);
+}

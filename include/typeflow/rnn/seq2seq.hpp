@@ -1,15 +1,17 @@
 // typeflow/rnn/seq2seq.hpp — the decoders of tf.contrib.legacy_seq2seq: rnn_decoder,
 // basic_rnn_seq2seq and attention_decoder. rnn_decoder, and attention_decoder with a
-// loop_function, unroll at compile time like static_rnn; attention_decoder without one is a
-// loop in the graph (control::dynamic_loop), its step built once whatever the number of
-// steps, the attention states read as loop constants.
+// loop_function(prev, i) of the step i, unroll at compile time like static_rnn;
+// attention_decoder without a loop_function, or with one of the previous output alone
+// (feed_previous), is a loop in the graph (control::dynamic_loop), its step built once
+// whatever the number of steps, the attention states read as loop constants.
 //
 // Inputs are std::tuples of [batch, depth] nodes, one per step (tf::unstack<1>(x) of a
 // [batch, time, depth] x); every step calls the cell in one scope, so the steps share its
 // variables (the same variable type is the same variable, DESIGN rule 1), as TensorFlow's
 // reuse_variables() does. A loop_function (TensorFlow's feed_previous) is a callable
 // (prev_output, i) -> next input used from step 1 on; i is a
-// std::integral_constant<std::size_t, i>, which converts to std::size_t.
+// std::integral_constant<std::size_t, i>, which converts to std::size_t. attention_decoder
+// also takes one callable as (prev_output) -> next input, and runs it in its loop.
 //
 // The variables, with TensorFlow 1.x's names (its core_rnn_cell _linear: "kernel", "bias"),
 // for the default scopes; D the decoder inputs' depth, A attn_size, L attn_length, Q the
@@ -51,6 +53,7 @@
 #include "typeflow/ops/init.hpp"
 #include "typeflow/ops/math.hpp"
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/placeholder.hpp"
 #include "typeflow/ops/reduce.hpp"
 #include "typeflow/ops/reshape.hpp"
 #include "typeflow/ops/softmax.hpp"
@@ -311,6 +314,78 @@ auto attention_loop(const Cell& cell, const std::tuple<X...>& inputs, const H& h
   return pair_of(outputs, Cell::unflatten(final_flat));
 }
 
+/// attention_decoder with a loop_function of the previous output alone (TensorFlow's
+/// feed_previous, as embedding_attention_decoder's; see feeds_back_in_a_loop) as a loop in
+/// the graph: step 0, which reads decoder_inputs[0], built as unroll_attention builds it;
+/// steps 1 to T - 1 one loop (control::dynamic_loop) whose body's input is
+/// loop_function(previous output), the previous output a state the loop carries, so that the
+/// decoder's size does not grow with its steps. The inputs after the first stay off the
+/// path, as in TensorFlow: the loop's sequence, of which no step reads a value, is the first
+/// input repeated (its length is the loop's). The same ops on the same values as
+/// unroll_attention, in the same order.
+template <fixed_string Scope, std::size_t OutputSize, std::size_t NumHeads, class Cell, class... X, class Loop,
+          class H, class Features, class V, class... S, class... Attn>
+auto attention_loop_feeding_back(const Cell& cell, const std::tuple<X...>& inputs, const Loop& loop_function,
+                                 const H& hidden, const Features& features, const V& v, const std::tuple<S...>& flat,
+                                 const std::tuple<Attn...>& attns) {
+  constexpr std::size_t steps = sizeof...(X);
+  constexpr std::ptrdiff_t b = common_batch<X..., S..., H>();
+  constexpr std::size_t K = sizeof...(S);
+  constexpr auto heads = std::make_index_sequence<NumHeads>{};
+  using X0 = std::tuple_element_t<0, std::tuple<X...>>;
+  constexpr std::ptrdiff_t d = shape_of<X0>::dims[1];
+  constexpr auto projection = join_names<Scope, "AttnOutputProjection">();
+  // One decoder step: its output, the cell's new flat state and the new attention reads.
+  auto step = [&](const auto& inp, const auto& state, const auto& attn, const auto& hid, const auto& feats) {
+    auto xin = std::apply([&](const auto&... a) { return linear<Scope, d>(inp, a...); }, attn);
+    auto [cell_output, new_state] = cell.template step<Scope>(xin, state);
+    auto new_attns = attention_reads<Scope>(hid, feats, v, attention_query(new_state), heads);
+    auto output = std::apply(
+        [&](const auto&... a) { return linear<projection, std::ptrdiff_t(OutputSize)>(cell_output, a...); },
+        new_attns);
+    return std::tuple{output, new_state, new_attns};
+  };
+  auto [output0, state0, attns0] = step(std::get<0>(inputs), flat, attns, hidden, features);
+  if constexpr (steps == 1) {
+    return pair_of(tuple_of(output0), Cell::unflatten(state0));
+  } else {
+    auto xs = tile<std::ptrdiff_t(steps - 1), 1, 1>(expand_dims<0>(std::get<0>(inputs)));
+    auto states = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
+                             std::tuple_cat(state0, attns0, tuple_of(output0)));
+    auto consts = std::apply([&](const auto&... f) { return control::constants{hidden, f...}; }, features);
+    auto loop = control::dynamic_loop<Scope>(
+        [&](const auto& st, const auto&, const auto& c) {
+          auto state = [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return tuple_of(std::get<I>(st)...);
+          }(std::make_index_sequence<K>{});
+          auto attn = [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return tuple_of(std::get<K + I>(st)...);
+          }(heads);
+          auto feats = [&]<std::size_t... I>(std::index_sequence<I...>) {
+            return tuple_of(std::get<1 + I>(c)...);
+          }(heads);
+          auto [output, new_state, new_attns] =
+              step(loop_function(std::get<K + NumHeads>(st)), state, attn, std::get<0>(c), feats);
+          auto next = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
+                                 std::tuple_cat(new_state, new_attns, tuple_of(output)));
+          return std::pair{output, next};
+        },
+        xs, states, consts);
+    auto final_flat = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return tuple_of(std::get<I>(loop.final_state)...);
+    }(std::make_index_sequence<K>{});
+    return pair_of(concat_tuples(tuple_of(output0), unstack<0>(loop.outputs)), Cell::unflatten(final_flat));
+  }
+}
+
+/// Whether attention_decoder runs loop_function in a loop in the graph: when it is a
+/// function of the previous output alone (a node of the outputs' shape, B the batch, O the
+/// output size), as TensorFlow's feed_previous is. A loop_function(prev, i), which may use
+/// the step i, is called per step of an unrolled decoder.
+template <class Loop, class T, std::ptrdiff_t B, std::ptrdiff_t O>
+inline constexpr bool feeds_back_in_a_loop =
+    std::is_invocable_v<const Loop&, const placeholder_node<"loop_function_argument", T, shape<B, O>>&>;
+
 template <fixed_string Scope, class H>
 constexpr bool check_attention_states() {
   using S = shape_of<H>;
@@ -403,9 +478,14 @@ auto attention_decoder(const std::tuple<X...>& decoder_inputs, const State& init
         }(heads);
       }
     }();
+    using X0 = std::tuple_element_t<0, std::tuple<X...>>;
     if constexpr (std::is_same_v<Loop, no_loop_function_t>) {
       return detail::attention_loop<Scope, out_size, NumHeads>(cell, decoder_inputs, attention_states, features, v,
                                                                flat, attns);
+    } else if constexpr (detail::feeds_back_in_a_loop<Loop, value_type_of<X0>,
+                                                      detail::common_batch<X0, H>(), std::ptrdiff_t(out_size)>) {
+      return detail::attention_loop_feeding_back<Scope, out_size, NumHeads>(
+          cell, decoder_inputs, loop_function, attention_states, features, v, flat, attns);
     } else {
       auto [outputs, final_flat] = detail::unroll_attention<Scope, 0, out_size>(
           cell, decoder_inputs, loop_function, attention_states, features, v, std::get<0>(decoder_inputs), flat,
