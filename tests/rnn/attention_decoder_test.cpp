@@ -227,7 +227,8 @@ TEST_CASE("attention_decoder: a loop_function of the previous output runs in a l
   using L4 = loops_of<std::remove_cvref_t<decltype(std::get<3>(looped))>>;
   using L5 = loops_of<std::remove_cvref_t<decltype(std::get<4>(five))>>;
   static_assert(boost::mp11::mp_size<L4>::value == 1 && boost::mp11::mp_size<L5>::value == 1);
-  static_assert(std::is_same_v<typename boost::mp11::mp_front<L4>::body_type, typename boost::mp11::mp_front<L5>::body_type>);
+  static_assert(
+      std::is_same_v<typename boost::mp11::mp_front<L4>::body_type, typename boost::mp11::mp_front<L5>::body_type>);
   static_assert(boost::mp11::mp_empty<loops_of<std::remove_cvref_t<decltype(std::get<3>(unrolled))>>>::value);
   static_assert(std::is_same_v<tf::shape_of<std::remove_cvref_t<decltype(std::get<3>(looped))>>, tf::shape<2, 3>>);
 
