@@ -286,15 +286,9 @@ auto attention_loop(const Cell& cell, const std::tuple<X...>& inputs, const H& h
   auto consts = std::apply([&](const auto&... f) { return control::constants{hidden, f...}; }, features);
   auto loop = control::dynamic_loop<Scope>(
       [&](const auto& st, const auto& x, const auto& c) {
-        auto state = [&]<std::size_t... I>(std::index_sequence<I...>) {
-          return tuple_of(std::get<I>(st)...);
-        }(std::make_index_sequence<K>{});
-        auto attn = [&]<std::size_t... I>(std::index_sequence<I...>) {
-          return tuple_of(std::get<K + I>(st)...);
-        }(heads);
-        auto feats = [&]<std::size_t... I>(std::index_sequence<I...>) {
-          return tuple_of(std::get<1 + I>(c)...);
-        }(heads);
+        auto state = tuple_slice<0, K>(st);
+        auto attn = tuple_slice<K, NumHeads>(st);
+        auto feats = tuple_slice<1, NumHeads>(c);
         auto xin = std::apply([&](const auto&... a) { return linear<Scope, d>(x, a...); }, attn);
         auto [cell_output, new_state] = cell.template step<Scope>(xin, state);
         auto new_attns = attention_reads<Scope>(std::get<0>(c), feats, v, attention_query(new_state), heads);
@@ -308,9 +302,7 @@ auto attention_loop(const Cell& cell, const std::tuple<X...>& inputs, const H& h
       },
       xs, states, consts);
   auto outputs = unstack<0>(loop.outputs);
-  auto final_flat = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return tuple_of(std::get<I>(loop.final_state)...);
-  }(std::make_index_sequence<K>{});
+  auto final_flat = tuple_slice<0, K>(loop.final_state);
   return pair_of(outputs, Cell::unflatten(final_flat));
 }
 
@@ -355,15 +347,9 @@ auto attention_loop_feeding_back(const Cell& cell, const std::tuple<X...>& input
     auto consts = std::apply([&](const auto&... f) { return control::constants{hidden, f...}; }, features);
     auto loop = control::dynamic_loop<Scope>(
         [&](const auto& st, const auto&, const auto& c) {
-          auto state = [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return tuple_of(std::get<I>(st)...);
-          }(std::make_index_sequence<K>{});
-          auto attn = [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return tuple_of(std::get<K + I>(st)...);
-          }(heads);
-          auto feats = [&]<std::size_t... I>(std::index_sequence<I...>) {
-            return tuple_of(std::get<1 + I>(c)...);
-          }(heads);
+          auto state = tuple_slice<0, K>(st);
+          auto attn = tuple_slice<K, NumHeads>(st);
+          auto feats = tuple_slice<1, NumHeads>(c);
           auto [output, new_state, new_attns] =
               step(loop_function(std::get<K + NumHeads>(st)), state, attn, std::get<0>(c), feats);
           auto next = std::apply([](const auto&... n) { return tuple_of(with_batch<b>(n)...); },
@@ -371,9 +357,7 @@ auto attention_loop_feeding_back(const Cell& cell, const std::tuple<X...>& input
           return std::pair{output, next};
         },
         xs, states, consts);
-    auto final_flat = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return tuple_of(std::get<I>(loop.final_state)...);
-    }(std::make_index_sequence<K>{});
+    auto final_flat = tuple_slice<0, K>(loop.final_state);
     return pair_of(concat_tuples(tuple_of(output0), unstack<0>(loop.outputs)), Cell::unflatten(final_flat));
   }
 }
