@@ -80,6 +80,9 @@ struct run_context {
   Session& session;
   const FeedTuple& feeds;
   const void* const* feed_addresses;  // of each feed's value (session_detail::feed_addresses)
+  // Of each of the session's variables and definitions (session_detail::state_addresses).
+  void* const* variable_addresses;
+  const void* const* definition_addresses;
   buffers_type& buffers;
 
   /// The definitions the fetches carry that the session does not hold (a named constant
@@ -93,8 +96,7 @@ struct run_context {
   /// What the steps reach (see session_detail::run_env).
   using env_type = session_detail::run_env<buffers_type, extra_definitions>;
   env_type env() noexcept {
-    return env_type{buffers,  feed_addresses, session.vars_->variable_addresses.data(),
-                    session.vars_->definition_addresses.data(), this, extra};
+    return env_type{buffers, feed_addresses, variable_addresses, definition_addresses, this, extra};
   }
 
   template <class N>
@@ -214,9 +216,11 @@ void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Fe
   using buffers_t = typename sub_t::buffers_type;
   const feed_tuple feed_refs(feeds...);
   const auto feed_addresses = session_detail::feed_addresses(feed_refs);
+  const session_detail::state_addresses<typename Session::var_storage> addresses(*session.vars_);
   const typename sub_t::extra_definitions extra{};
   auto go = [&](buffers_t& bufs) {
-    sub_t ctx{session, feed_refs, feed_addresses.data(), bufs, &extra};
+    sub_t ctx{session, feed_refs, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
+              bufs, &extra};
     auto env = ctx.env();
     session_detail::run_steps(env, typename plan::steps{});
     [&]<class... N>(mp::mp_list<N...>) {

@@ -72,31 +72,41 @@ const T& keyed_get(const keyed_slot<K, T>& s) noexcept {
 // functions of the variables' storage (Vars, a keyed_set of variable_slots) and of the
 // plans' store, which are named by short types.
 /// A session's state: its variables' slots, the definitions its graph carries (named
-/// constants' values, run-time initializers) and its graph seed; and the address of each
-/// variable's value and each definition, by position in Vars and in the definitions' keys,
-/// which is how a run's steps reach them (run_env, steps.hpp). Its addresses are its own:
-/// it is neither copied nor moved (a session holds it by unique_ptr).
+/// constants' values, run-time initializers) and its graph seed.
 template <class Vars, class Defined>
 struct session_state : keyed_set_of<variable_slot, Vars>::type {
   using definitions_type = definitions_t<Defined>;
   definitions_type defs;
   std::uint64_t graph_seed = init::default_graph_seed;
-  std::array<void*, mp::mp_size<Vars>::value + 1> variable_addresses = variables_at(Vars{});
-  std::array<const void*, mp::mp_size<typename definitions_type::keys>::value + 1> definition_addresses =
-      definitions_at(typename definitions_type::keys{});
+};
 
-  session_state() = default;
-  session_state(const session_state&) = delete;
-  session_state& operator=(const session_state&) = delete;
+/// The address of each variable's value and each definition of a session's state, by
+/// position in Vars and in the definitions' keys (each with a null one after them): how a
+/// run's steps reach them (run_env, steps.hpp). Built by each run on its stack, not kept in
+/// the state: where a run is inlined into a training loop the compiler then sees that the
+/// address it reads a variable through is the variable the optimizer writes, and keeps the
+/// value in a register (a table kept in the state hid that, and made the scalar regression
+/// step 1.4x slower).
+template <class State>
+struct state_addresses;
+template <class Vars, class Defined>
+struct state_addresses<session_state<Vars, Defined>> {
+  using state_type = session_state<Vars, Defined>;
+  using keys = typename state_type::definitions_type::keys;
+  std::array<void*, mp::mp_size<Vars>::value + 1> variables;
+  std::array<const void*, mp::mp_size<keys>::value + 1> definitions;
+
+  explicit state_addresses(state_type& s) noexcept
+      : variables(variables_of(s, Vars{})), definitions(definitions_of(s, keys{})) {}
 
  private:
   template <class... V>
-  std::array<void*, sizeof...(V) + 1> variables_at(mp::mp_list<V...>) noexcept {
-    return {static_cast<void*>(&keyed_get<V>(*this).value)..., nullptr};
+  static std::array<void*, sizeof...(V) + 1> variables_of(state_type& s, mp::mp_list<V...>) noexcept {
+    return {static_cast<void*>(&keyed_get<V>(s).value)..., nullptr};
   }
   template <class... K>
-  std::array<const void*, sizeof...(K) + 1> definitions_at(mp::mp_list<K...>) const noexcept {
-    return {static_cast<const void*>(&defs.template slot<K>().value)..., nullptr};
+  static std::array<const void*, sizeof...(K) + 1> definitions_of(const state_type& s, mp::mp_list<K...>) noexcept {
+    return {static_cast<const void*>(&s.defs.template slot<K>().value)..., nullptr};
   }
 };
 
