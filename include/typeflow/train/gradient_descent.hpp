@@ -1,6 +1,7 @@
 // typeflow/train/gradient_descent.hpp — tf.train.GradientDescentOptimizer.
 #pragma once
 
+#include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/ops/matmul.hpp"
 #include "typeflow/ops/rewrite.hpp"
 #include "typeflow/train/optimizer.hpp"
@@ -65,10 +66,10 @@ struct gradient_descent_def : no_step_state, optimizer_info<Name, "GradientDesce
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
-    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
-    const T* __restrict gp = detail::data_of(g);
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    const T* gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate);
-    for (std::size_t i = 0; i < shape_of<V>::size; ++i) v[i] -= lr * gp[i];
+    core::detail::independent_loop<shape_of<V>::size>([&](std::size_t i) { v[i] -= lr * gp[i]; });
   }
   // A sparse gradient (train/sparse_update.hpp): TensorFlow's scatter_sub of the rows.
   template <class V, class Ctx>

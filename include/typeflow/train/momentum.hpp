@@ -1,6 +1,7 @@
 // typeflow/train/momentum.hpp — tf.train.MomentumOptimizer (with use_nesterov).
 #pragma once
 
+#include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/train/optimizer.hpp"
 
 namespace typeflow::train {
@@ -26,13 +27,20 @@ struct momentum_def : no_step_state, optimizer_info<Name, "Momentum"> {
   template <class V, class Ctx, class G>
   static void apply(Ctx& ctx, const step_values& h, const G& g) {
     using T = value_type_of<V>;
-    T* __restrict v = detail::data_of(ctx.template slot_of<V>().value);
-    T* __restrict a = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
-    const T* __restrict gp = detail::data_of(g);
+    T* v = detail::data_of(ctx.template slot_of<V>().value);
+    T* a = detail::data_of(ctx.template slot_of<slot_t<V, Name>>().value);
+    const T* gp = detail::data_of(g);
     const T lr = static_cast<T>(h.learning_rate), m = static_cast<T>(h.momentum);
-    for (std::size_t i = 0; i < shape_of<V>::size; ++i) {
-      a[i] = m * a[i] + gp[i];
-      v[i] -= h.use_nesterov ? lr * (gp[i] + m * a[i]) : lr * a[i];
+    if (h.use_nesterov) {
+      core::detail::independent_loop<shape_of<V>::size>([&](std::size_t i) {
+        a[i] = m * a[i] + gp[i];
+        v[i] -= lr * (gp[i] + m * a[i]);
+      });
+    } else {
+      core::detail::independent_loop<shape_of<V>::size>([&](std::size_t i) {
+        a[i] = m * a[i] + gp[i];
+        v[i] -= lr * a[i];
+      });
     }
   }
   // A sparse gradient: TensorFlow's SparseApplyMomentum, the dense rule on the touched rows
