@@ -1,26 +1,23 @@
 // Linked into bench_distributed_flagship beside examples/flagship_mpi.cpp: times the
 // program's gradient allreduces through MPI's profiling interface. These definitions of
-// MPI_Iallreduce, MPI_Test and MPI_Finalize take the place of the library's and forward
-// to PMPI_Iallreduce, PMPI_Test and PMPI_Finalize.
+// MPI_Allreduce, MPI_Ibarrier, MPI_Test and MPI_Finalize take the place of the library's and
+// forward to the PMPI_ functions.
 //
-// typeflow's collectives are non-blocking calls waited for by polling MPI_Test (the
-// communicator's timeout, include/typeflow/distributed/communicator.hpp). An allreduce of
-// more than 64 elements is sync_replicas' fused gradient buffer (the example's other
-// allreduces, once an epoch, carry 1 value or 2 per variable): its calls and its seconds,
-// from MPI_Iallreduce's start to the MPI_Test that finds it complete (MPI_Wtime), are
-// summed. The time includes the wait for the slowest rank to arrive; with
-// ALLREDUCE_SPLIT=1 in the environment a PMPI_Barrier precedes each gradient allreduce,
-// timed apart, so that the allreduce's own time is the transfer and the barrier's the wait
-// (the barrier costs a few microseconds a step, so the epochs of that mode are not the
-// throughput figures).
+// sync_replicas sums the fused gradient buffer with a blocking MPI_Allreduce once every rank
+// has passed an MPI_Ibarrier, which is waited for by polling MPI_Test within the
+// communicator's timeout (communicator::collective_after_barrier,
+// include/typeflow/distributed/communicator.hpp). An allreduce of more than 64 elements is
+// that buffer (the example's other allreduces, once an epoch, are non-blocking and carry 1
+// value or 2 per variable). For each, two times are summed (MPI_Wtime):
+//   wait_seconds  from the start of the MPI_Ibarrier before it to the MPI_Test that finds
+//                 the barrier complete: the wait for the slowest rank to arrive;
+//   seconds       the MPI_Allreduce itself: the transfer and the sum.
 //
 // At MPI_Finalize, each rank prints one line:
 //   allreduce {"rank": r, "ranks": p, "calls": n, "seconds": s, "wait_seconds": w, "elements": e}
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 namespace {
 struct {
@@ -30,44 +27,39 @@ struct {
   long elements = 0;
 } gradient_allreduce;
 
-bool split() {
-  static const bool on = [] {
-    const char* v = std::getenv("ALLREDUCE_SPLIT");
-    return v != nullptr && std::strcmp(v, "1") == 0;
-  }();
-  return on;
-}
+// The last barrier: its request while in flight, when it started, how long it took.
+MPI_Request barrier = MPI_REQUEST_NULL;
+double barrier_started = 0;
+double barrier_seconds = 0;
 }  // namespace
 
-namespace {
-// The gradient allreduce in flight: its request and when it started.
-MPI_Request pending = MPI_REQUEST_NULL;
-double started = 0;
-}  // namespace
-
-extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                              MPI_Request* request) {
-  if (count <= 64) return PMPI_Iallreduce(send, receive, count, type, op, comm, request);
-  if (split()) {
-    const double w = MPI_Wtime();
-    PMPI_Barrier(comm);
-    gradient_allreduce.wait_seconds += MPI_Wtime() - w;
-  }
-  started = MPI_Wtime();
-  const int result = PMPI_Iallreduce(send, receive, count, type, op, comm, request);
-  pending = *request;
-  ++gradient_allreduce.calls;
-  gradient_allreduce.elements = count;
+extern "C" int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  barrier_started = MPI_Wtime();
+  const int result = PMPI_Ibarrier(comm, request);
+  barrier = *request;
   return result;
 }
 
 extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  const bool gradients = pending != MPI_REQUEST_NULL && *request == pending;
+  const bool is_barrier = barrier != MPI_REQUEST_NULL && *request == barrier;
   const int result = PMPI_Test(request, flag, status);
-  if (gradients && *flag) {
-    gradient_allreduce.seconds += MPI_Wtime() - started;
-    pending = MPI_REQUEST_NULL;
+  if (is_barrier && *flag) {
+    barrier_seconds = MPI_Wtime() - barrier_started;
+    barrier = MPI_REQUEST_NULL;
   }
+  return result;
+}
+
+extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm) {
+  if (count <= 64) return PMPI_Allreduce(send, receive, count, type, op, comm);
+  const double started = MPI_Wtime();
+  const int result = PMPI_Allreduce(send, receive, count, type, op, comm);
+  gradient_allreduce.seconds += MPI_Wtime() - started;
+  gradient_allreduce.wait_seconds += barrier_seconds;
+  barrier_seconds = 0;
+  ++gradient_allreduce.calls;
+  gradient_allreduce.elements = count;
   return result;
 }
 

@@ -5,13 +5,12 @@
 #   tf_1x1   1 rank,  OPENBLAS_NUM_THREADS=1
 #   tf_1x2   1 rank,  OPENBLAS_NUM_THREADS=2
 #   tf_2x1   2 ranks, OPENBLAS_NUM_THREADS=1 (32 rows of each global batch a rank)
-#   tf_2x1_split  the same with a barrier before each allreduce (ALLREDUCE_SPLIT=1), to part
-#                 the allreduce's transfer from the wait for the other rank; not a throughput
-#                 figure
 # and the peer, benchmarks/distributed/ddp_pytorch.py (OMP_WAIT_POLICY=PASSIVE, 1 thread a
 # process):
 #   torch_ddp_2  DistributedDataParallel, gloo, 2 processes, 32 rows of each batch of 64
 #   torch_1      PyTorch's single process
+# and, after the repetitions, the gradient buffer's allreduce alone in its three call
+# patterns (allreduce_modes.cpp, 2 runs of 2 ranks).
 # One process (or job) per mode and repetition, the modes' order rotated every repetition.
 # mpirun runs with --bind-to none (the 2-thread rank needs both cores) and without
 # --oversubscribe (which makes Open MPI's waits yield). Prints the markdown of
@@ -39,7 +38,7 @@ install_missing_packages "${packages[@]}"
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
   -DTYPEFLOW_BUILD_TESTS=OFF -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=ON -DTYPEFLOW_WITH_MPI=ON >&2
-cmake --build "$build" -j"$jobs" --target bench_distributed_flagship >&2
+cmake --build "$build" -j"$jobs" --target bench_distributed_flagship bench_allreduce_modes >&2
 bench=$build/benchmarks/distributed/bench_distributed_flagship
 rm -rf "$out"
 mkdir -p "$out"
@@ -76,19 +75,22 @@ run_mode() {
     tf_1x1) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -np 1 "$bench" "$epochs" ;;
     tf_1x2) OPENBLAS_NUM_THREADS=2 mpirun "${mpirun_flags[@]}" -np 1 "$bench" "$epochs" ;;
     tf_2x1) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -np 2 "$bench" "$epochs" ;;
-    tf_2x1_split) OPENBLAS_NUM_THREADS=1 mpirun "${mpirun_flags[@]}" -x ALLREDUCE_SPLIT=1 -np 2 "$bench" "$epochs" ;;
     torch_ddp_2) $python "$here/ddp_pytorch.py" 2 "$epochs" ;;
     torch_1) $python "$here/ddp_pytorch.py" 1 "$epochs" ;;
   esac || status=$?
   [ "$status" -eq 0 ] || echo "exit status $status"
 }
 
-modes=(tf_1x1 tf_1x2 tf_2x1 torch_ddp_2 torch_1 tf_2x1_split)
+modes=(tf_1x1 tf_1x2 tf_2x1 torch_ddp_2 torch_1)
 for r in $(seq 1 "$reps"); do
   echo "run.sh: repetition $r/$reps" >&2
   for k in $(seq 0 $(( ${#modes[@]} - 1 ))); do
     run "${modes[$(( (r + k) % ${#modes[@]} ))]}" "$r"
   done
+done
+# The gradient buffer's allreduce alone, in its three call patterns (allreduce_modes.cpp).
+for r in 1 2; do
+  mpirun "${mpirun_flags[@]}" -np 2 "$build/benchmarks/distributed/bench_allreduce_modes" >> "$out/allreduce_modes.log"
 done
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 

@@ -3,7 +3,7 @@
 results of benchmarks/distributed/run.sh: wall seconds per epoch of the flagship MLP
 (global batch 64) for every mode, the first epoch and the steady ones (the median of
 epochs 2..n of a process), their medians over the repetitions, the time per step in the
-gradient allreduce (allreduce_timer.cpp), and the verdicts against issue 14's targets:
+gradient allreduce, the wait for the other rank and the transfer (allreduce_timer.cpp), and the verdicts against issue 14's targets:
 typeflow's 2-rank epoch faster than its 1-rank epoch, and at least 5x faster than PyTorch
 DDP's 2-process epoch, each judged on the median over the repetitions of the ratio of the
 two modes' steady epochs in that repetition.
@@ -20,7 +20,6 @@ MODES = {
     "tf_1x1": "typeflow, 1 rank x 1 thread",
     "tf_1x2": "typeflow, 1 rank x 2 OpenBLAS threads",
     "tf_2x1": "typeflow, 2 ranks x 1 thread",
-    "tf_2x1_split": "typeflow, 2 ranks x 1 thread, a barrier before each allreduce",
     "torch_1": "PyTorch, 1 process x 1 thread",
     "torch_ddp_2": "PyTorch DDP (gloo), 2 processes x 1 thread",
 }
@@ -73,7 +72,7 @@ def main(out):
           f"the medians are over the repetitions:")
     print()
     print("| mode | first epoch | steady epoch | steady min | images/s (steady) | test accuracy "
-          "| gradient allreduce per step (its share of the step) |")
+          "| gradient allreduce per step: wait for the other rank + transfer (their share of the step) |")
     print("|---|---|---|---|---|---|---|")
     medians = {}
     for mode, label in MODES.items():
@@ -91,9 +90,8 @@ def main(out):
             per_step = statistics.median(a["seconds"] / a["calls"] for a in per_rank)
             wait = statistics.median(a["wait_seconds"] / a["calls"] for a in per_rank)
             step = statistics.median(sum(run["epochs"]) / (len(run["epochs"]) * STEPS) for run in by_rep.values())
-            allreduce = f"{1e6 * per_step:.0f} us ({100 * per_step / step:.0f}%)"
-            if mode.endswith("split"):
-                allreduce += f"; barrier before it {1e6 * wait:.0f} us"
+            allreduce = (f"{1e6 * wait:.0f} + {1e6 * per_step:.0f} us "
+                         f"({100 * wait / step:.0f}% + {100 * per_step / step:.0f}%)")
         print(f"| {label} | {statistics.median(firsts):.3f} | "
               f"{'-' if med is None else f'{med:.3f}'} | {'-' if not steadies else f'{min(steadies):.3f}'} | "
               f"{'-' if med is None else f'{60000 / med:,.0f}'} | "
@@ -123,6 +121,15 @@ def main(out):
         med = statistics.median(versus_ddp)
         print(f"- typeflow 2 ranks against PyTorch DDP 2 processes: **{med:.1f}x** as fast (each: "
               f"{', '.join(f'{x:.1f}' for x in versus_ddp)}); target >= 5: {'**met**' if med >= 5 else '**missed**'}.")
+    modes_log = out / "allreduce_modes.log"
+    if modes_log.exists():
+        rows = [json.loads(line[len("allreduce_modes "):]) for line in modes_log.read_text().splitlines()
+                if line.startswith("allreduce_modes ")]
+        print("- The gradient buffer's sum alone (`bench_allreduce_modes`, 2 ranks, 3,000 times each after a "
+              "barrier; median [10th-90th percentile] of each run): " + "; ".join(
+                  f"{name} " + ", ".join(f"{r['median_us']:.0f} [{r['p10_us']:.0f}-{r['p90_us']:.0f}] us"
+                                         for r in rows if r["mode"] == name)
+                  for name in ("iallreduce", "ibarrier+allreduce", "allreduce")) + ".")
     if medians.get("torch_1") and medians.get("torch_ddp_2"):
         print(f"- PyTorch's own scaling: DDP's 2-process epoch {medians['torch_ddp_2']:.3f} s against its single "
               f"process's {medians['torch_1']:.3f} s.")

@@ -23,15 +23,20 @@
 
 namespace tf = typeflow;
 
-// MPI's profiling interface: this definition of MPI_Iallreduce (the non-blocking allreduce
-// that typeflow's collectives start, then wait for within the communicator's timeout) takes
-// the place of the library's, counts the calls, and forwards them to PMPI_Iallreduce.
+// MPI's profiling interface: these definitions of MPI_Allreduce (the gradients' sum, run once
+// every rank has passed a barrier that the communicator's timeout bounds) and MPI_Iallreduce
+// (the non-blocking allreduce of typeflow's other collectives) take the place of the
+// library's, count the calls, and forward them to the PMPI_ functions.
 namespace {
-long allreduce_calls = 0;
+long allreduce_calls = 0, iallreduce_calls = 0;
 }  // namespace
+extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  ++allreduce_calls;
+  return PMPI_Allreduce(send, receive, count, type, op, comm);
+}
 extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
-  ++allreduce_calls;
+  ++iallreduce_calls;
   return PMPI_Iallreduce(send, receive, count, type, op, comm, request);
 }
 
@@ -231,10 +236,11 @@ TEST_CASE("a synchronous step allocates nothing once its buffer exists, and make
   const auto [xs, ys] = batch<float>(0, 32 * static_cast<std::size_t>(comm.rank()), 32);
   sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));  // plans the run, sizes the buffer
   const long before = typeflow_test::allocation_count();
-  const long calls_before = allreduce_calls;
+  const long calls_before = allreduce_calls, icalls_before = iallreduce_calls;
   for (int s = 0; s < 5; ++s) sess.run(train_op, tf::feed(x, xs), tf::feed(y, ys));
   CHECK(typeflow_test::allocation_count() == before);
   CHECK(allreduce_calls - calls_before == 5);  // the four variables' gradients in one call a step
+  CHECK(iallreduce_calls == icalls_before);    // and no other allreduce
 }
 
 int main(int argc, char** argv) { return typeflow_test::run_tests_on_every_rank(argc, argv); }

@@ -23,12 +23,16 @@
 
 namespace tf = typeflow;
 
-// MPI's profiling interface: these definitions of the non-blocking collectives that a
-// synchronous step starts take the place of the library's, count the calls, and forward
-// them to the PMPI_ functions.
+// MPI's profiling interface: these definitions of the collectives that a synchronous step
+// calls (the dense gradients' MPI_Allreduce, the sparse gradients' non-blocking gathers)
+// take the place of the library's, count the calls, and forward them to the PMPI_ functions.
 namespace {
 long allreduce_calls = 0, allgather_calls = 0, allgatherv_calls = 0;
 }  // namespace
+extern "C" int MPI_Allreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  ++allreduce_calls;
+  return PMPI_Allreduce(send, receive, count, type, op, comm);
+}
 extern "C" int MPI_Iallreduce(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
   ++allreduce_calls;

@@ -9,8 +9,8 @@
 //   tf::distributed::bind(sess, comm);
 //
 // The update node evaluates the gradients of the wrapped optimizer, packs the dense ones into
-// one buffer that the session keeps, averages it over the ranks with one MPI_Iallreduce
-// (MPI_IN_PLACE, waited for within the communicator's timeout), and applies the wrapped
+// one buffer that the session keeps, averages it over the ranks with one MPI_Allreduce
+// (MPI_IN_PLACE, after a barrier waited for within the communicator's timeout), and applies the wrapped
 // optimizer's update to the averaged values. A sparse gradient (embedding_lookup's
 // IndexedSlices) is never made dense: each rank checks its rows and ids, every rank gathers
 // every rank's (three allgathers a step for all sparse gradients together: the counts with
@@ -36,6 +36,7 @@
 #include <boost/mp11/algorithm.hpp>
 
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/distributed/communicator.hpp"
@@ -90,7 +91,8 @@ void pack(Ctx& ctx, T* buf, std::size_t& offset) {
   const auto& g = ctx.template value<G>();
   train::detail::check_gradient_size<V>(g);
   const auto* p = train::detail::data_of(g);
-  for (std::size_t i = 0; i < shape_of<V>::size; ++i) buf[offset + i] = static_cast<T>(p[i]);
+  T* out = buf + offset;
+  core::detail::independent_loop<shape_of<V>::size>([&](std::size_t i) { out[i] = static_cast<T>(p[i]); });
   offset += shape_of<V>::size;
 }
 template <class Def, class V, class Ctx, class Step, class T>
@@ -307,7 +309,7 @@ struct sync_apply_node : detail::sync_update_facade<Def, GlobalStep, Group, Pair
         using P = typename decltype(id)::type;
         if constexpr (!detail::is_sparse_pair<P>) detail::pack<typename P::variable, typename P::gradient>(ctx, buf, offset);
       });
-      detail::allreduce_mean(comm, buf, dense_total);
+      detail::allreduce_mean<dense_total>(comm, buf);
     }
     const auto step = Def::template prepare<first_variable>(ctx);
     std::size_t offset = 0, p = 0;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/distributed/communicator.hpp"
 #include "typeflow/train/sparse_update.hpp"
@@ -73,16 +74,24 @@ class replica_group_state {
   sparse_exchange<T> sparse_;
 };
 
-/// Sums buf[0, n) over the ranks of comm in place (one MPI_Iallreduce, waited for within the
-/// communicator's timeout), then divides by the number of ranks: the mean gradient.
-template <class T>
-void allreduce_mean(const communicator& comm, T* buf, std::size_t n) {
-  if (comm.size() > 1) {
-    comm.collective("MPI_Allreduce of the gradients", [&](MPI_Request* request) {
-      return MPI_Iallreduce(MPI_IN_PLACE, buf, static_cast<int>(n), mpi_type<T>(), MPI_SUM, comm.native(), request);
+/// Sums buf[0, N) over the ranks of comm in place (one MPI_Allreduce once every rank has
+/// arrived, the wait for them bounded by the communicator's timeout), then divides by the
+/// number of ranks: the mean gradient. A power of two ranks multiplies by its reciprocal
+/// instead, which is exact: the same values.
+template <std::size_t N, class T>
+void allreduce_mean(const communicator& comm, T* buf) {
+  const int size = comm.size();
+  if (size > 1) {
+    comm.collective_after_barrier("MPI_Allreduce of the gradients", [&] {
+      return MPI_Allreduce(MPI_IN_PLACE, buf, static_cast<int>(N), mpi_type<T>(), MPI_SUM, comm.native());
     });
-    const T ranks = static_cast<T>(comm.size());
-    for (std::size_t i = 0; i < n; ++i) buf[i] /= ranks;
+    const T ranks = static_cast<T>(size);
+    if ((size & (size - 1)) == 0) {
+      const T reciprocal = T(1) / ranks;
+      core::detail::independent_loop<N>([&](std::size_t i) { buf[i] *= reciprocal; });
+    } else {
+      core::detail::independent_loop<N>([&](std::size_t i) { buf[i] /= ranks; });
+    }
   }
 }
 
