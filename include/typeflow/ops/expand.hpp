@@ -5,6 +5,7 @@
 // reverse's is the gradient reversed.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <initializer_list>
@@ -245,12 +246,27 @@ struct reverse_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
     const auto stride = ops::detail::row_major_strides(in);
     const auto* x = ops::detail::data_ptr(a);
     ops::detail::write_out<shape_of<A>>(out, in, [&](auto* o) {
-      ops::detail::for_each_index(in, [&](std::size_t k, const auto& idx) {
-        std::size_t off = 0;
-        for (std::size_t i = 0; i < r; ++i)
-          off += (ops::detail::among<Axes...>(i) ? in[i] - 1 - idx[i] : idx[i]) * stride[i];
-        o[k] = x[off];
-      });
+      if constexpr (r == 0) {
+        o[0] = x[0];
+      } else {
+        // Row by row: the innermost dimension is contiguous in both, copied as a block (or
+        // backwards, when it is one of Axes); only the rows' offsets are computed per index.
+        auto rows = in;
+        rows[r - 1] = 1;
+        const std::size_t inner = in[r - 1];
+        ops::detail::for_each_index(rows, [&](std::size_t k, const auto& idx) {
+          std::size_t off = 0;
+          for (std::size_t i = 0; i + 1 < r; ++i)
+            off += (ops::detail::among<Axes...>(i) ? in[i] - 1 - idx[i] : idx[i]) * stride[i];
+          const auto* src = x + off;
+          auto* dst = o + k * inner;
+          if constexpr (ops::detail::among<Axes...>(r - 1)) {
+            for (std::size_t j = 0; j < inner; ++j) dst[j] = src[inner - 1 - j];
+          } else {
+            std::copy_n(src, inner, dst);
+          }
+        });
+      }
     });
   }
 };
