@@ -6,6 +6,7 @@
 // ops/expand.hpp) share.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -148,6 +149,26 @@ void for_each_offset(const std::array<std::size_t, R>& count, std::ptrdiff_t bas
       idx[d] = 0;
     }
   }
+}
+
+/// Calls f(k, offset, n) for each row of the view of counts `count` (as for_each_offset):
+/// the n = count[R - 1] elements from the k-th, row-major, whose first is at `offset` of the
+/// input. When the innermost step is 1 a row is contiguous in the input too, so that f can
+/// copy it as a block (n elements, step 1); otherwise n is 1 and every element is a row.
+template <std::size_t R, class F>
+void for_each_row(const std::array<std::size_t, R>& count, std::ptrdiff_t base,
+                  const std::array<std::ptrdiff_t, R>& step, F f) {
+  if constexpr (R > 0) {
+    if (step[R - 1] == 1) {
+      auto rows = count;
+      rows[R - 1] = 1;
+      const std::size_t n = count[R - 1];
+      if (n == 0) return;
+      for_each_offset(rows, base, step, [&](std::size_t k, std::ptrdiff_t off) { f(k * n, off, n); });
+      return;
+    }
+  }
+  for_each_offset(count, base, step, [&](std::size_t k, std::ptrdiff_t off) { f(k, off, std::size_t{1}); });
 }
 
 /// Where the elements of a slice are in its input: per dimension the count and the step
