@@ -73,8 +73,7 @@ struct slice_node
     const auto v = ops::detail::view_of<Kind>(Rg, ops::detail::dims_of<r>(a));
     const auto* x = ops::detail::data_ptr(a);
     ops::detail::write_out<S>(out, ops::detail::kept_dims<S::rank>(Rg, v), [&](auto* o) {
-      ops::detail::for_each_row(v.count, v.base, v.step,
-                                [&](std::size_t k, std::ptrdiff_t off, std::size_t n) { std::copy_n(x + off, n, o + k); });
+      ops::detail::copy_view<false>(v, x, o);
     });
   }
 };
@@ -99,8 +98,7 @@ struct slice_grad_node : node_facade<value_type_of<G>, shape_of<A>, node_kind::c
       std::size_t total = 1;
       for (auto d : in) total *= d;
       for (std::size_t i = 0; i < total; ++i) o[i] = value_type_of<G>(0);
-      ops::detail::for_each_row(v.count, v.base, v.step,
-                                [&](std::size_t k, std::ptrdiff_t off, std::size_t n) { std::copy_n(gp + k, n, o + off); });
+      ops::detail::copy_view<true>(v, gp, o);
     });
   }
 };

@@ -151,26 +151,6 @@ void for_each_offset(const std::array<std::size_t, R>& count, std::ptrdiff_t bas
   }
 }
 
-/// Calls f(k, offset, n) for each row of the view of counts `count` (as for_each_offset):
-/// the n = count[R - 1] elements from the k-th, row-major, whose first is at `offset` of the
-/// input. When the innermost step is 1 a row is contiguous in the input too, so that f can
-/// copy it as a block (n elements, step 1); otherwise n is 1 and every element is a row.
-template <std::size_t R, class F>
-void for_each_row(const std::array<std::size_t, R>& count, std::ptrdiff_t base,
-                  const std::array<std::ptrdiff_t, R>& step, F f) {
-  if constexpr (R > 0) {
-    if (step[R - 1] == 1) {
-      auto rows = count;
-      rows[R - 1] = 1;
-      const std::size_t n = count[R - 1];
-      if (n == 0) return;
-      for_each_offset(rows, base, step, [&](std::size_t k, std::ptrdiff_t off) { f(k * n, off, n); });
-      return;
-    }
-  }
-  for_each_offset(count, base, step, [&](std::size_t k, std::ptrdiff_t off) { f(k, off, std::size_t{1}); });
-}
-
 /// Where the elements of a slice are in its input: per dimension the count and the step
 /// (in elements of the input), and the offset of the first element.
 template <std::size_t R>
@@ -208,6 +188,32 @@ view<R> view_of(const ranges<R>& rg, const std::array<std::size_t, R>& in) {
     stride *= static_cast<std::ptrdiff_t>(in[i]);
   }
   return v;
+}
+
+/// Copies the elements of the view v of an input between the input and a row-major array of
+/// the view's counts: from the input to the array (a slice), or IntoView from the array into
+/// the input (a slice's gradient). Rows of count[R - 1] elements are copied as blocks when the
+/// innermost step is 1 (contiguous in both), element by element otherwise. A function of R
+/// and T only, shared by every slice of that rank and type (a copy per node made each
+/// slice's compile cost grow).
+template <bool IntoView, std::size_t R, class T>
+void copy_view(const view<R>& v, const T* src, T* dst) {
+  std::size_t n = 1;
+  auto count = v.count;
+  if constexpr (R > 0) {
+    if (v.step[R - 1] == 1) {
+      n = count[R - 1];
+      count[R - 1] = 1;
+      if (n == 0) return;
+    }
+  }
+  for_each_offset(count, v.base, v.step, [&](std::size_t k, std::ptrdiff_t off) {
+    if constexpr (IntoView) {
+      std::copy_n(src + k * n, n, dst + off);
+    } else {
+      std::copy_n(src + off, n, dst + k * n);
+    }
+  });
 }
 
 /// The kept dims of a view (the shrunk ones removed).
