@@ -219,7 +219,7 @@ class communicator {
   /// then the call. The wait for a missing or failed rank is the barrier's, bounded by the
   /// timeout; the call finds every rank there and only moves the data, which Open MPI's
   /// blocking collectives do faster than its non-blocking ones (a sum of 101,770 floats by 2
-  /// ranks: 51-67 us against 107-130 us, benchmarks/RESULTS.md). A rank that dies between
+  /// ranks: 53-67 us against 107-130 us, benchmarks/RESULTS.md). A rank that dies between
   /// the two is the launcher's to end: mpirun ends the job when a rank dies.
   template <class Call>
   void collective_after_barrier(std::string_view what, Call&& call) const {
