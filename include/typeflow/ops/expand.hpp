@@ -5,7 +5,6 @@
 // reverse's is the gradient reversed.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <initializer_list>
@@ -243,31 +242,18 @@ struct reverse_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
   static void compute(Out& out, const V& a) {
     constexpr std::size_t r = shape_of<A>::rank;
     const auto in = ops::detail::dims_of<r>(a);
+    // A view of the input that walks the reversed axes backwards: rows of the innermost
+    // dimension are copied as blocks unless it is itself reversed.
     const auto stride = ops::detail::row_major_strides(in);
-    const auto* x = ops::detail::data_ptr(a);
-    ops::detail::write_out<shape_of<A>>(out, in, [&](auto* o) {
-      if constexpr (r == 0) {
-        o[0] = x[0];
-      } else {
-        // Row by row: the innermost dimension is contiguous in both, copied as a block (or
-        // backwards, when it is one of Axes); only the rows' offsets are computed per index.
-        auto rows = in;
-        rows[r - 1] = 1;
-        const std::size_t inner = in[r - 1];
-        ops::detail::for_each_index(rows, [&](std::size_t k, const auto& idx) {
-          std::size_t off = 0;
-          for (std::size_t i = 0; i + 1 < r; ++i)
-            off += (ops::detail::among<Axes...>(i) ? in[i] - 1 - idx[i] : idx[i]) * stride[i];
-          const auto* src = x + off;
-          auto* dst = o + k * inner;
-          if constexpr (ops::detail::among<Axes...>(r - 1)) {
-            for (std::size_t j = 0; j < inner; ++j) dst[j] = src[inner - 1 - j];
-          } else {
-            std::copy_n(src, inner, dst);
-          }
-        });
-      }
-    });
+    ops::detail::view<r> v;
+    for (std::size_t i = 0; i < r; ++i) {
+      const auto s = static_cast<std::ptrdiff_t>(stride[i]);
+      v.count[i] = in[i];
+      v.step[i] = ops::detail::among<Axes...>(i) ? -s : s;
+      if (ops::detail::among<Axes...>(i) && in[i] > 0) v.base += static_cast<std::ptrdiff_t>(in[i] - 1) * s;
+    }
+    ops::detail::write_out<shape_of<A>>(
+        out, in, [&](auto* o) { ops::detail::copy_view<false>(v, ops::detail::data_ptr(a), o); });
   }
 };
 

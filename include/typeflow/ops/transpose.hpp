@@ -1,7 +1,6 @@
 // typeflow/ops/transpose.hpp — tf.transpose with a compile-time permutation.
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -68,27 +67,19 @@ struct transpose_node
     constexpr std::array<std::size_t, r> perm{P...};
     if constexpr (r >= 2 && perm[r - 1] == r - 1) {
       // The last axis stays last (a batch-major sequence made time-major, [B, T, F] to
-      // [T, B, F]): rows of its elements are contiguous in both, copied as blocks, and only
-      // the rows' offsets are computed per index (xtensor's strided assignment computed them
-      // per element: a tenth of the bidirectional GRU's training step).
+      // [T, B, F]): the output is a view of the input whose rows are contiguous in both,
+      // copied as blocks (xtensor's strided assignment computed an index per element: a
+      // tenth of the bidirectional GRU's training step).
       const auto in = ops::detail::dims_of<r>(a);
-      std::array<std::size_t, r> od{}, stride{};
-      for (std::size_t i = 0; i < r; ++i) od[i] = in[perm[i]];
-      for (std::size_t i = r, n = 1; i-- > 0; n *= in[i]) stride[i] = n;
-      const std::size_t inner = in[r - 1], rows = ops::detail::dims_product(od, 0, r - 1);
-      const auto* x = ops::detail::data_ptr(a);
-      ops::detail::write_out<shape_of<transpose_node>>(out, od, [&](auto* o) {
-        std::array<std::size_t, r - 1> idx{};
-        for (std::size_t k = 0; k < rows; ++k) {
-          std::size_t off = 0;
-          for (std::size_t i = 0; i + 1 < r; ++i) off += idx[i] * stride[perm[i]];
-          std::copy_n(x + off, inner, o + k * inner);
-          for (std::size_t d = r - 1; d-- > 0;) {
-            if (++idx[d] < od[d]) break;
-            idx[d] = 0;
-          }
-        }
-      });
+      ops::detail::view<r> v;
+      std::array<std::ptrdiff_t, r> stride{};
+      for (std::size_t i = r, n = 1; i-- > 0; n *= in[i]) stride[i] = static_cast<std::ptrdiff_t>(n);
+      for (std::size_t i = 0; i < r; ++i) {
+        v.count[i] = in[perm[i]];
+        v.step[i] = stride[perm[i]];
+      }
+      ops::detail::write_out<shape_of<transpose_node>>(
+          out, v.count, [&](auto* o) { ops::detail::copy_view<false>(v, ops::detail::data_ptr(a), o); });
     } else {
       xt::noalias(out) = xt::transpose(a, perm);
     }
