@@ -10,6 +10,7 @@
 #include <xtensor/xview.hpp>
 #include <typeflow/typeflow.hpp>
 
+#include "../autodiff/counting_differentiable.hpp"
 #include "../autodiff/fd_check.hpp"
 
 namespace tf = typeflow;
@@ -196,6 +197,48 @@ TEST_CASE("dynamic_loop: gradients through masked steps, of the outputs and of t
   fd_check::check_gradient(s, loss, h0, h, tf::feed(xs, x), tf::feed(len, lengths));
   fd_check::check_gradient(s, loss, w, fd_check::uniform<tf::shape<2, 2>>(), tf::feed(xs, x), tf::feed(h0, h),
                            tf::feed(len, lengths));
+}
+
+TEST_CASE("dynamic_loop: a training run computes each step's forward values once, for both of its reverse loops") {
+  // The reverse steps are fed the values the forward steps computed (TensorFlow's stacks of
+  // a while loop's forward values), not computed again: h's counting op runs once per step
+  // in a run that takes the gradients of both the outputs and the final state (two reverse
+  // loops, one keeping the values for both).
+  using typeflow_test::counted_differentiable;
+  using typeflow_test::differentiable_evaluations;
+  auto xs = tf::placeholder<"xs", double, tf::shape<tf::dyn, 3, 2>>();
+  auto h0 = tf::placeholder<"h0", double, tf::shape<3, 2>>();
+  auto w = tf::variable<"w", double, tf::shape<2, 2>, tf::init::constant(0.3)>();
+  auto r = tf::control::dynamic_loop<"rnn">(
+      [&](const auto& states, const auto& x) {
+        auto h = counted_differentiable<41>(tf::tanh(tf::matmul(std::get<0>(states), w) + x));
+        return std::pair{tf::sigmoid(h) * h, std::tuple{h}};
+      },
+      xs, std::tuple{h0});
+  auto out_loss = tf::reduce_sum(r.outputs * r.outputs);
+  auto loss = out_loss + tf::reduce_sum(std::get<0>(r.final_state) * tf::constant<3.0>());
+  auto state_loss = tf::reduce_sum(std::get<0>(r.final_state) * std::get<0>(r.final_state));
+  tf::session s(loss, tf::gradient(loss, w), tf::gradient(loss, xs), tf::gradient(state_loss, w),
+                tf::gradient(out_loss, h0));
+  s.initialize_all();
+  const auto h = fd_check::uniform<tf::shape<3, 2>>();
+  for (std::size_t steps : {0u, 1u, 5u}) {
+    CAPTURE(steps);
+    const auto x = fd_check::fill_uniform(xt::xtensor<double, 3>(std::array<std::size_t, 3>{steps, 3, 2}));
+    auto evaluations_of = [&](const auto& fetch) {
+      differentiable_evaluations<41> = 0;
+      (void)s.run(fetch, tf::feed(xs, x), tf::feed(h0, h));
+      return std::size_t(differentiable_evaluations<41>);
+    };
+    CHECK(evaluations_of(loss) == steps);
+    CHECK(evaluations_of(tf::fetch(tf::gradient(loss, w), tf::gradient(loss, xs))) == steps);
+    CHECK(evaluations_of(tf::gradient(state_loss, w)) == steps);  // the final state's reverse loop alone
+    CHECK(evaluations_of(tf::gradient(out_loss, h0)) == steps);   // the outputs' alone
+    fd_check::check_gradient(s, loss, w, fd_check::uniform<tf::shape<2, 2>>(), tf::feed(xs, x), tf::feed(h0, h));
+    fd_check::check_gradient(s, loss, xs, x, tf::feed(h0, h));
+    fd_check::check_gradient(s, state_loss, w, fd_check::uniform<tf::shape<2, 2>>(), tf::feed(xs, x), tf::feed(h0, h));
+    fd_check::check_gradient(s, out_loss, h0, h, tf::feed(xs, x));
+  }
 }
 
 TEST_CASE("scan: a const session runs a loop, from several threads' worth of leases") {

@@ -3,7 +3,8 @@
 // A run that reaches the loop runs the body once per step of the sequence's first (time)
 // dimension, through the session that runs the loop, each step a run of the body's own plan
 // (compiled once, its buffers kept). The loop node's value is a record (the stacked outputs,
-// the final states, the states of every step), read by its output nodes: `loop_outputs` (the
+// the final states, the states of every step; the values a reverse loop of the same run
+// reads are kept in that reverse loop's record), read by its output nodes: `loop_outputs` (the
 // outputs, [time, ...]) and `loop_state<J>` (final state J). Each output node takes the loop's
 // inputs as its own, so that gradients flow from it to them directly: the gradient of the
 // outputs and that of a final state are each one reverse loop (loop_gradient.hpp).
@@ -93,6 +94,34 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>
 
 // --- the forward loop -------------------------------------------------------------------
 
+/// The reverse loop of loop L from cotangent G of its outputs (Which = -1) or of its final
+/// state Which (loop_gradient.hpp).
+template <class L, std::ptrdiff_t Which, class G>
+struct loop_grad;
+
+template <class N>
+struct is_loop_grad : std::false_type {};
+template <class L, std::ptrdiff_t Which, class G>
+struct is_loop_grad<loop_grad<L, Which, G>> : std::true_type {};
+template <class N, class L>
+struct is_loop_grad_of : std::false_type {};
+template <class L, std::ptrdiff_t Which, class G>
+struct is_loop_grad_of<loop_grad<L, Which, G>, L> : std::true_type {};
+
+/// The reverse loop of L that holds the forward values its reverse loops read
+/// (saved_forward_t): the first on the path Order of the run, or void when the run has
+/// none, and the forward loop keeps nothing. The reverse loops of a loop run in the run
+/// that runs it, after it, and find it the same way.
+template <class Order, class L>
+struct keeper {
+  template <class N>
+  using of_l = is_loop_grad_of<N, L>;
+  using found = graph::detail::select<of_l, graph::detail::select<is_loop_grad, Order>>;
+  using type = mp::mp_eval_if_c<mp::mp_empty<found>::value, void, mp::mp_front, found>;
+};
+template <class Order, class L>
+using keeper_t = typename keeper<Order, L>::type;
+
 template <std::size_t... K, class Rec, class Fn>
 void for_each_state(std::index_sequence<K...>, Rec& rec, Fn&& fn) {
   (fn(std::integral_constant<std::size_t, K>{}, std::get<K>(rec.state), std::get<K>(rec.next)), ...);
@@ -150,6 +179,14 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
     (rec.saved[I].resize(steps * element_count(std::get<I>(rec.state))), ...);
   }(std::make_index_sequence<K>{});
 
+  // The forward values the reverse loops of this run read, kept per step.
+  using LG = keeper_t<typename Ctx::order, loop_node>;
+  using kept = mp::mp_eval_if_c<std::is_void_v<LG>, mp::mp_list<>, saved_forward_t, Body>;
+  if constexpr (!std::is_void_v<LG>) {
+    std::apply([&](auto&... series) { ((series.size() < steps ? series.resize(steps) : void()), ...); },
+               ctx.template buffer<LG>().saved);
+  }
+
   using x_storage = buffer_of<typename Body::input>;
   x_storage& x_t = rec.x_t;
   if constexpr (!std::is_arithmetic_v<x_storage>) {
@@ -168,15 +205,20 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
     T* y = rec.ys.get() + t * rec.out_size;
     [&]<class... SP, std::size_t... I, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
                                                         std::index_sequence<C...>) {
-      ctx.template run_subgraph<typename Body::fetches>(
-          [&](const auto& o, const auto&... ns) {
+      ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
+          [&](const auto& o, const auto&... rest) {
             if (element_count(o) != rec.out_size)
               throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
                                            std::to_string(element_count(o)) + " elements, expected " +
                                            std::to_string(rec.out_size));
             copy_elements<T>(y, ops::detail::data_ptr(o), rec.out_size);
-            const auto news = std::forward_as_tuple(ns...);
-            (assign_value(std::get<I>(rec.next), std::get<I>(news)), ...);
+            const auto values = std::forward_as_tuple(rest...);
+            (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
+            if constexpr (!std::is_void_v<LG>) {
+              [&]<std::size_t... J>(std::index_sequence<J...>) {
+                (assign_value(std::get<J>(ctx.template buffer<LG>().saved)[t], std::get<K + J>(values)), ...);
+              }(std::make_index_sequence<mp::mp_size<kept>::value>{});
+            }
           },
           step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
           step_feed<typename Body::input, x_storage>{x_t}, capture_feed<Cap>(ctx, std::get<C>(rec.captured))...);
@@ -201,10 +243,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
 
 // --- the output nodes -------------------------------------------------------------------
 
-/// The gradient of the loop's input I (an index into L's inputs) from cotangent G of its
-/// outputs (Which = -1) or final state Which.
-template <class L, std::ptrdiff_t Which, class G>
-struct loop_grad;
+/// The gradient of the loop's input I (an index into L's inputs), read from the record of
+/// reverse loop LG.
 template <class LG, std::size_t I>
 struct loop_grad_part;
 

@@ -219,6 +219,41 @@ struct grad_body<Body, WithOutput, mp::mp_list<SP...>, mp::mp_list<NS...>, std::
   /// d/d state_k..., d/d input, d/d capture_c...
   using fetches = mp::mp_append<mp::mp_list<d<SP>..., d<typename Body::input>>,
                                 mp::mp_transform<d, typename Body::captures>>;
+  /// What a reverse step is fed: the states before the step, the step's input, the
+  /// cotangents, the captures.
+  using fed = mp::mp_append<mp::mp_list<SP..., typename Body::input>, state_cotangents,
+                            mp::mp_list<output_cotangent_type>, typename Body::captures>;
 };
+
+/// The values of a forward step that its gradient reads: the body's nodes, other than
+/// leaves and effects, that are inputs of the gradient's own nodes (the frontier of the
+/// forward graph on the gradient's path). A forward loop whose run also runs a reverse
+/// loop of it keeps them per step, and the reverse loop feeds them to each reverse step,
+/// which then computes none of the forward values they cut off (TensorFlow's while-loop
+/// gradient keeps them in stacks the same way). What no kept value cuts off, such as an
+/// inner loop's record, a reverse step computes again from the states and the input.
+/// Taken of the objective with the output's cotangent, whose gradient reads every value
+/// the states' alone reads.
+template <class Body>
+struct saved_forward {
+  using grad = grad_body<Body, true>;
+  using forward = typename Body::nodes;
+  template <class N>
+  using gradient_only = std::bool_constant<!graph::detail::in_short_list<forward, N>::value>;
+  using readers = graph::detail::select<gradient_only, graph::path_order<typename grad::fetches, typename grad::fed>>;
+  using read = graph::detail::concat<mp::mp_transform<inputs_of, readers>>;
+  template <class N>
+  using kept = std::bool_constant<N::kind != node_kind::leaf && N::kind != node_kind::effect &&
+                                  graph::detail::in_short_list<read, N>::value>;
+  using type = graph::detail::select<kept, forward>;
+};
+template <class Body>
+using saved_forward_t = typename saved_forward<Body>::type;
+
+/// Where the values of saved_forward_t<Body> are kept: one series per node, an element per step.
+template <class N>
+using step_series = std::vector<buffer_of<N>>;
+template <class Body>
+using saved_series_t = mp::mp_rename<mp::mp_transform<step_series, saved_forward_t<Body>>, std::tuple>;
 
 }  // namespace typeflow::control::detail

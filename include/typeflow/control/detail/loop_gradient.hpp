@@ -2,9 +2,9 @@
 //
 // A reverse loop runs the body's vector-Jacobian product (grad_body, loop_body.hpp) from the
 // last step to the first over the states the forward loop stored, carrying the states'
-// cotangent (JAX's lax.scan, TensorFlow's while-loop gradient). Only the states are stored per
-// step; the values inside a step are computed again in the reverse step (a checkpoint per
-// step). Its record is read by one `loop_grad_part` node per input of the loop. The body's
+// cotangent (JAX's lax.scan, TensorFlow's while-loop gradient). The forward loop stored the
+// states before each step and the step's values that the gradient reads (saved_forward_t);
+// a reverse step is fed both and computes only the gradient's own nodes. Its record is read by one `loop_grad_part` node per input of the loop. The body's
 // gradient is not differentiated again: a loop has no second derivative.
 #pragma once
 
@@ -23,10 +23,10 @@ namespace typeflow::control::detail {
 // --- the reverse loop -------------------------------------------------------------------
 
 /// What the reverse loop leaves for the gradient nodes of L's inputs.
-template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class CapList, class StateList>
+template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class CapList, class StateList, class Saved>
 struct loop_grad_record;
-template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class... C, class X, class... S>
-struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_list<X, S...>> {
+template <class T, std::size_t XRank, std::size_t GRank, class OStorage, class... C, class X, class... S, class Saved>
+struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_list<X, S...>, Saved> {
   X x_t{};                  // one step of the sequence, fed
   std::tuple<S...> carry;   // the states' cotangent; after the run, that of the initial states
   std::tuple<S...> cot;     // what is fed as the new states' cotangent in a step
@@ -36,6 +36,7 @@ struct loop_grad_record<T, XRank, GRank, OStorage, mp::mp_list<C...>, mp::mp_lis
   std::array<std::size_t, XRank> x_dims{};
   std::tuple<C...> gcap{};  // the captured variables' gradients
   xt::xtensor_container<std::vector<T>, GRank, xt::layout_type::row_major> g_scratch;
+  Saved saved{};            // the forward values the reverse steps read, per step (saved_forward_t), when kept here
 };
 
 template <class L, std::ptrdiff_t Which, class G>
@@ -53,7 +54,8 @@ struct loop_grad : node_base, kind_tag<node_kind::effect>, op_info<"WhileGrad", 
   using output_type =
       loop_grad_record<T, shape_of<typename L::sequence>::rank, shape_of<G>::rank,
                        buffer_of<typename body_type::output>, mp::mp_transform<buffer_of, typename body_type::captures>,
-                       mp::mp_push_front<mp::mp_transform<buffer_of, typename body_type::states>, buffer_of<typename body_type::input>>>;
+                       mp::mp_push_front<mp::mp_transform<buffer_of, typename body_type::states>, buffer_of<typename body_type::input>>,
+                       saved_series_t<body_type>>;
 
   template <class Ctx>
   static void run(Ctx& ctx);
@@ -67,6 +69,9 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
   constexpr std::size_t NC = mp::mp_size<typename Body::captures>::value;
   const auto& rec = ctx.template value<L>();
   auto& g = ctx.template buffer<loop_grad>();
+  // The forward values of each step, which the forward loop kept (in this record, or in
+  // that of the run's other reverse loop of L).
+  const auto& kept = ctx.template buffer<keeper_t<typename Ctx::order, L>>().saved;
   decltype(auto) xs_value = ctx.template value<typename L::sequence>();
   // The sequence's elements: its own, or the copy the forward loop made of an expression.
   const T* xs = [&] {
@@ -180,24 +185,26 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
             ...);
       }(std::make_index_sequence<NC>{});
     };
-    [&]<class... SP, class... GS, std::size_t... I, class... Cap, std::size_t... I2>(
-        mp::mp_list<SP...>, mp::mp_list<GS...>, std::index_sequence<I...>, mp::mp_list<Cap...>, std::index_sequence<I2...>) {
+    [&]<class... SP, class... GS, std::size_t... I, class... Cap, std::size_t... I2, class... F, std::size_t... J>(
+        mp::mp_list<SP...>, mp::mp_list<GS...>, std::index_sequence<I...>, mp::mp_list<Cap...>, std::index_sequence<I2...>,
+        mp::mp_list<F...>, std::index_sequence<J...>) {
       if constexpr (Which < 0) {
         ctx.template run_subgraph<typename grad::fetches>(
             on_values, step_feed<SP, std::tuple_element_t<I, decltype(g.state)>>{std::get<I>(g.state)}...,
             step_feed<typename Body::input, x_storage>{x_t},
             step_feed<GS, std::tuple_element_t<I, decltype(g.cot)>>{std::get<I>(g.cot)}...,
             step_feed<typename grad::output_cotangent_type, decltype(g.gy)>{g.gy},
-            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))...);
+            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))..., step_feed<F, buffer_of<F>>{std::get<J>(kept)[t]}...);
       } else {
         ctx.template run_subgraph<typename grad::fetches>(
             on_values, step_feed<SP, std::tuple_element_t<I, decltype(g.state)>>{std::get<I>(g.state)}...,
             step_feed<typename Body::input, x_storage>{x_t},
             step_feed<GS, std::tuple_element_t<I, decltype(g.cot)>>{std::get<I>(g.cot)}...,
-            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))...);
+            capture_feed<Cap>(ctx, std::get<I2>(rec.captured))..., step_feed<F, buffer_of<F>>{std::get<J>(kept)[t]}...);
       }
     }(typename Body::states{}, typename grad::state_cotangents{}, std::make_index_sequence<K>{},
-      typename Body::captures{}, std::make_index_sequence<NC>{});
+      typename Body::captures{}, std::make_index_sequence<NC>{}, saved_forward_t<Body>{},
+      std::make_index_sequence<mp::mp_size<saved_forward_t<Body>>::value>{});
   }
 }
 
