@@ -9,6 +9,7 @@
 
 #include <xtensor/xnoalias.hpp>
 
+#include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/elementwise.hpp"
 #include "typeflow/session/detail/buffers.hpp"
@@ -191,12 +192,11 @@ void flat_loop(T* __restrict o, const B& b) {
 #endif
     for (std::size_t k = 0; k < Total; ++k) o[k] = static_cast<T>(b.at(k, k));
   } else {
+    // A row whose length is no multiple of the vector length (a GRU(10)'s 10, 30) in
+    // loops of constant trip counts that are (independent_loop).
     for (std::size_t r = 0; r < Total / Row; ++r) {
       T* __restrict orow = o + r * Row;
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-      for (std::size_t j = 0; j < Row; ++j) orow[j] = static_cast<T>(b.at(r * Row + j, j));
+      core::detail::independent_loop<Row>([&](std::size_t j) { orow[j] = static_cast<T>(b.at(r * Row + j, j)); });
     }
   }
 }
