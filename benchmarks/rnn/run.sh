@@ -8,7 +8,8 @@
 #      cblas_sgemm rate at the step's matrix shapes (sgemm_rate.cpp) for the gemm bound;
 #   3. compile time and compiler peak memory (/usr/bin/time -v) of bigru_typeflow.cpp, of
 #      gru128_typeflow.cpp with the sequence length 10 and 50, and of static_rnn_compile.cpp
-#      (static_rnn of 8 steps of a 2-layer GRU), interleaved.
+#      (static_rnn of 8 steps of a 2-layer GRU), interleaved;
+#   4. cblas_sgemm with beta = 0 against memset and beta = 1, as typeflow calls it (sgemm_rate.cpp).
 # Everything at 1 thread (OPENBLAS_NUM_THREADS=1, torch.set_num_threads(1), OMP_NUM_THREADS=1);
 # one process per run, the order rotated each repetition. Prints the markdown of
 # benchmarks/RESULTS.md ("Recurrent models") with the machine, the date, the load and the
@@ -123,3 +124,11 @@ done
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
 $python "$here/summarize.py" "$out"
+
+# --- 4. beta = 0 against memset and beta = 1 (ops::detail::gemm's way), after the rest -------
+echo
+echo "**4. cblas_sgemm's beta = 0 against memset and beta = 1** (`bench_rnn_sgemm beta`, CPU time, median of 7, interleaved)"
+echo
+echo '```'
+"$bin/bench_rnn_sgemm" beta 7
+echo '```'

@@ -7,10 +7,17 @@
 //             dB = A^T dC  [192,64]^T x [64,256]   /  [192,64]^T x [64,128]
 // Prints one line of JSON: per shape, its flops and the median GFLOP/s over repetitions.
 //
+// `beta` compares, at those shapes and at the bidirectional GRU(10)'s ([x, h] is [32, 40]),
+// cblas_sgemm with beta = 0 (OpenBLAS then zeroes C in a loop of its own, sgemm_beta, before
+// it accumulates) against memset and beta = 1, as typeflow's matmul calls it
+// (ops::detail::gemm): the median microseconds per call of each, interleaved, and their ratio.
+//
 //   bench_rnn_sgemm [REPS [CALLS]]
+//   bench_rnn_sgemm beta [REPS]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -25,31 +32,77 @@ struct gemm_shape {
   int m, n, k;
 };
 
-int main(int argc, char** argv) {
-  const int reps = rnn_bench::arg(argc, argv, 1, 7), calls = rnn_bench::arg(argc, argv, 2, 2000);
-  const gemm_shape shapes[] = {
-      {"fwd_gates", CblasNoTrans, CblasNoTrans, 64, 256, 192},
-      {"fwd_candidate", CblasNoTrans, CblasNoTrans, 64, 128, 192},
-      {"bwd_gates_dA", CblasNoTrans, CblasTrans, 64, 192, 256},
-      {"bwd_gates_dB", CblasTrans, CblasNoTrans, 192, 256, 64},
-      {"bwd_candidate_dA", CblasNoTrans, CblasTrans, 64, 192, 128},
-      {"bwd_candidate_dB", CblasTrans, CblasNoTrans, 192, 128, 64},
-  };
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::string out = "{\"impl\": \"cblas_sgemm\", \"shapes\": [";
-  bool first = true;
-  for (const auto& s : shapes) {
-    // Stored row-major: op(A) is m x k, op(B) is k x n.
-    const int rows_a = s.ta == CblasNoTrans ? s.m : s.k, cols_a = s.ta == CblasNoTrans ? s.k : s.m;
-    const int rows_b = s.tb == CblasNoTrans ? s.k : s.n, cols_b = s.tb == CblasNoTrans ? s.n : s.k;
-    std::vector<float> a(std::size_t(rows_a) * cols_a), b(std::size_t(rows_b) * cols_b), c(std::size_t(s.m) * s.n);
+/// A product's operands, stored row-major (op(A) is m x k, op(B) is k x n), uniform in [-1, 1].
+struct operands {
+  const gemm_shape& s;
+  int cols_a, cols_b;
+  std::vector<float> a, b, c;
+  operands(const gemm_shape& shape, std::mt19937& rng)
+      : s(shape), cols_a(s.ta == CblasNoTrans ? s.k : s.m), cols_b(s.tb == CblasNoTrans ? s.n : s.k),
+        a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n), c(std::size_t(s.m) * s.n) {
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     for (auto& v : a) v = u(rng);
     for (auto& v : b) v = u(rng);
-    auto call = [&] {
-      cblas_sgemm(CblasRowMajor, s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(), cols_a, b.data(), cols_b, 0.0f,
-                  c.data(), s.n);
-    };
+  }
+  void call(float beta) {
+    cblas_sgemm(CblasRowMajor, s.ta, s.tb, s.m, s.n, s.k, 1.0f, a.data(), cols_a, b.data(), cols_b, beta, c.data(),
+                s.n);
+  }
+};
+
+const gemm_shape gru128_shapes[] = {
+    {"fwd_gates", CblasNoTrans, CblasNoTrans, 64, 256, 192},
+    {"fwd_candidate", CblasNoTrans, CblasNoTrans, 64, 128, 192},
+    {"bwd_gates_dA", CblasNoTrans, CblasTrans, 64, 192, 256},
+    {"bwd_gates_dB", CblasTrans, CblasNoTrans, 192, 256, 64},
+    {"bwd_candidate_dA", CblasNoTrans, CblasTrans, 64, 192, 128},
+    {"bwd_candidate_dB", CblasTrans, CblasNoTrans, 192, 128, 64},
+};
+
+int beta_comparison(int reps) {
+  const gemm_shape gru10_shapes[] = {
+      {"gru10 fwd_gates", CblasNoTrans, CblasNoTrans, 32, 20, 40},
+      {"gru10 fwd_candidate", CblasNoTrans, CblasNoTrans, 32, 10, 40},
+      {"gru10 bwd_gates_dA", CblasNoTrans, CblasTrans, 32, 40, 20},
+      {"gru10 bwd_gates_dB", CblasTrans, CblasNoTrans, 40, 20, 32},
+  };
+  std::mt19937 rng(5);
+  auto compare = [&](const gemm_shape& s) {
+    operands o(s, rng);
+    const int calls = std::max(200, int(4e8 / (double(s.m) * s.n * s.k)));
+    std::vector<double> us[2];
+    for (int r = 0; r < reps; ++r)
+      for (int way = 0; way < 2; ++way) {  // interleaved: both ways see the same machine
+        const double c0 = rnn_bench::cpu_seconds();
+        for (int i = 0; i < calls; ++i) {
+          if (way == 0) {
+            o.call(0.0f);
+          } else {
+            std::memset(o.c.data(), 0, o.c.size() * sizeof(float));
+            o.call(1.0f);
+          }
+        }
+        us[way].push_back((rnn_bench::cpu_seconds() - c0) / calls * 1e6);
+      }
+    for (auto& v : us) std::sort(v.begin(), v.end());
+    const double b0 = us[0][us[0].size() / 2], b1 = us[1][us[1].size() / 2];
+    std::printf("%-22s m %3d n %3d k %3d: beta = 0 %8.3f us, memset + beta = 1 %8.3f us, ratio %.2fx\n", s.name, s.m,
+                s.n, s.k, b0, b1, b0 / b1);
+  };
+  for (const auto& s : gru10_shapes) compare(s);
+  for (const auto& s : gru128_shapes) compare(s);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "beta") return beta_comparison(rnn_bench::arg(argc, argv, 2, 7));
+  const int reps = rnn_bench::arg(argc, argv, 1, 7), calls = rnn_bench::arg(argc, argv, 2, 2000);
+  std::mt19937 rng(3);
+  std::string out = "{\"impl\": \"cblas_sgemm\", \"shapes\": [";
+  bool first = true;
+  for (const auto& s : gru128_shapes) {
+    operands o(s, rng);
+    auto call = [&] { o.call(0.0f); };
     for (int i = 0; i < calls / 10; ++i) call();  // warm up
     std::vector<double> gflops;
     const double flops = 2.0 * s.m * s.n * s.k;
