@@ -127,7 +127,7 @@ $python "$here/summarize.py" "$out"
 
 # --- 4. beta = 0 against memset and beta = 1 (ops::detail::gemm's way), after the rest -------
 echo
-echo "**4. cblas_sgemm's beta = 0 against memset and beta = 1** (`bench_rnn_sgemm beta`, CPU time, median of 7, interleaved)"
+echo '**4. cblas_sgemm with beta = 0 against memset and beta = 1** (`bench_rnn_sgemm beta`, CPU time, median of 7, interleaved)'
 echo
 echo '```'
 "$bin/bench_rnn_sgemm" beta 7
