@@ -53,7 +53,8 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha
   if (std::is_floating_point_v<T> && beta == T(0)) {
     // OpenBLAS zeroes c for beta = 0 in a loop of its own (sgemm_beta), slower than
     // memset: zeroed here, c is accumulated into with beta = 1, to the same values (0 + x
-    // is x), 13-25% faster for a GRU(10)'s products (benchmarks/RESULTS.md, "Recurrent models").
+    // is x), 1.10-1.34x as fast for a GRU(10)'s products (`bench_rnn_sgemm beta`,
+    // benchmarks/RESULTS.md, "Recurrent models").
     if (ldc == n) {
       std::memset(c, 0, m * n * sizeof(T));
     } else {
