@@ -4,8 +4,9 @@
 // last step to the first over the states the forward loop stored, carrying the states'
 // cotangent (JAX's lax.scan, TensorFlow's while-loop gradient). The forward loop stored the
 // states before each step and the step's values that the gradient reads (saved_forward_t);
-// a reverse step is fed both and computes only the gradient's own nodes. Its record is read by one `loop_grad_part` node per input of the loop. The body's
-// gradient is not differentiated again: a loop has no second derivative.
+// a reverse step is fed both and computes only the gradient's own nodes. Its record is read
+// by one `loop_grad_part` node per input of the loop. The body's gradient is not
+// differentiated again: a loop has no second derivative.
 #pragma once
 
 #include <array>
