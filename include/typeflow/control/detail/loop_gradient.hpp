@@ -18,6 +18,7 @@
 #include <xtensor/xtensor.hpp>
 
 #include "typeflow/control/detail/loop.hpp"
+#include "typeflow/core/detail/independent_loop.hpp"
 
 namespace typeflow::control::detail {
 
@@ -180,8 +181,15 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
               auto& acc = std::get<C>(g.gcap);
               const T* d = ops::detail::data_ptr(std::get<K + 1 + C>(vals));
               T* a = mutable_data(acc);
-              const std::size_t n = element_count(acc);
-              for (std::size_t i = 0; i < n; ++i) a[i] += d[i];
+              // A static size vectorizes (independent_loop): the loop with a run-time count
+              // stayed scalar at -O2, 5% of a GRU(128) training step (perf).
+              using S = shape_of<mp::mp_at_c<typename Body::captures, C>>;
+              if constexpr (S::is_static) {
+                core::detail::independent_loop<S::size>([&](std::size_t i) { a[i] += d[i]; });
+              } else {
+                const std::size_t n = element_count(acc);
+                for (std::size_t i = 0; i < n; ++i) a[i] += d[i];
+              }
             }(),
             ...);
       }(std::make_index_sequence<NC>{});
