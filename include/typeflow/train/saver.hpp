@@ -294,8 +294,13 @@ class saver {
   checkpoint_retention retention_{detail::retention_of(options_)};
 };
 
+// With <typeflow/tu_local.hpp> these guides have internal linkage, and g++ 12 reports a
+// guide that is not a template as a static function declared but never defined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 saver() -> saver<all_variables>;
 saver(saver_options) -> saver<all_variables>;
+#pragma GCC diagnostic pop
 // The general guide: leading options (a saver_options value) are skipped by a partial specialization,
 // not by a constraint, because clang substitutes a guide's result before checking its
 // constraints and would meet the options in entries_of_arg's static_assert.
