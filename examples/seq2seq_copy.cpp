@@ -19,6 +19,14 @@
 // on. Each evaluation prints the step, each bucket's mean training loss since the last one,
 // and the held-out token accuracy per length; the program ends with 0 once both reach 95%,
 // with 1 if they have not after max_steps.
+//
+// The program includes <typeflow/tu_local.hpp> first: its graphs, two buckets of an unrolled
+// attention model with their gradients, then compile in about two thirds of the time and
+// memory (g++ 12: 255 s and 2.9 GB against 401 s and 3.7 GB).
+// [snippet tu_local]
+#include <typeflow/tu_local.hpp>  // first: typeflow local to this program's one translation unit
+// [/snippet tu_local]
+
 #include <algorithm>
 #include <array>
 #include <cstdint>

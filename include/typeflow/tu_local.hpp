@@ -20,9 +20,11 @@
 // function defined in another unit, and an exception of a typeflow type thrown here is
 // caught elsewhere only as its standard base (std::runtime_error, std::logic_error,
 // std::exception). Use it in a unit that builds, trains and exports its own models, as a
-// training program or a test does. Files are the same either way: checkpoints, saved models
-// (their node fingerprints included) and event files written by a unit in one mode are
-// read by a unit in the other.
+// training program or a test does. The little typeflow keeps per process is then the
+// unit's too: a distributed program's `environment` and communicators belong in one unit
+// (distributed/communicator.hpp, `communicator_broke`). Files are the same either way:
+// checkpoints and saved models (their node fingerprints included) written by a unit in one
+// mode are read by a unit in the other (tests/saved_model/tu_local_test.cpp).
 #pragma once
 
 inline namespace {

@@ -7,6 +7,10 @@
 // steps with a batch of 2 and a repeated id, and must agree at 1e-12: the outputs, the final
 // state, and the gradients of a loss over both with respect to every variable (the table's
 // sparse one summed over the steps, the cells' summed over the loop's steps).
+// typeflow local to this unit (<typeflow/tu_local.hpp>): this test's unrolled graphs compile
+// in a sixth to a third less time; built without the tests' precompiled header (CMakeLists.txt).
+#include <typeflow/tu_local.hpp>
+
 #include <doctest/doctest.h>
 
 #include <cmath>
