@@ -8,7 +8,7 @@
 #      cblas_sgemm rate at the step's matrix shapes (sgemm_rate.cpp) for the gemm bound;
 #   3. compile time and compiler peak memory (/usr/bin/time -v) of bigru_typeflow.cpp, of
 #      gru128_typeflow.cpp with the sequence length 10 and 50, and of static_rnn_compile.cpp
-#      (static_rnn of 8 steps of a 2-layer GRU), interleaved;
+#      (static_rnn of 8 steps of a 2-layer GRU; also with <typeflow/tu_local.hpp>), interleaved;
 #   4. cblas_sgemm with beta = 0 against memset and beta = 1, as typeflow calls it (sgemm_rate.cpp).
 # Everything at 1 thread (OPENBLAS_NUM_THREADS=1, torch.set_num_threads(1), OMP_NUM_THREADS=1);
 # one process per run, the order rotated each repetition. Prints the markdown of
@@ -106,16 +106,17 @@ PY
 }
 # label source extra-flag
 subjects=("bigru bigru_typeflow -" "gru128_t10 gru128_typeflow -DGRU128_TIME=10"
-          "gru128_t50 gru128_typeflow -DGRU128_TIME=50" "static_rnn static_rnn_compile -")
+          "gru128_t50 gru128_typeflow -DGRU128_TIME=50" "static_rnn static_rnn_compile -"
+          "static_rnn_tu_local static_rnn_compile -DSTATIC_RNN_TU_LOCAL")
 for r in $(seq 1 "$compile_reps"); do
-  for k in 0 1 2 3; do
-    read -r label src flag <<< "${subjects[$(( (r + k) % 4 ))]}"
+  for k in 0 1 2 3 4; do
+    read -r label src flag <<< "${subjects[$(( (r + k) % 5 ))]}"
     [ "$flag" = - ] && flag=
-    if [ "$label" = static_rnn ] && [ "$r" -gt "$static_compile_reps" ]; then continue; fi
+    if [[ "$label" == static_rnn* ]] && [ "$r" -gt "$static_compile_reps" ]; then continue; fi
     echo "run.sh: compiling $label ($src.cpp $flag), repetition $r/$compile_reps" >&2
     { read -r dir; read -r cmd; } < <(compile_command "$src" "$flag")
     limit=unlimited
-    [ "$label" = static_rnn ] && limit=$static_cpu_limit
+    [[ "$label" == static_rnn* ]] && limit=$static_cpu_limit
     # ulimit -t: the compiler is stopped (SIGXCPU) past the limit; the result is then a lower bound.
     (cd "$dir" && ulimit -t "$limit" && eval "/usr/bin/time -v $cmd") 2> "$out/compile_${label}_$r.txt" ||
       echo "run.sh:   $label: the compiler stopped or failed (see $out/compile_${label}_$r.txt)" >&2

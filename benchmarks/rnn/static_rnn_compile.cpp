@@ -10,6 +10,11 @@
 
 #include <xtensor/xfixed.hpp>
 
+// -DSTATIC_RNN_TU_LOCAL: typeflow local to this translation unit (<typeflow/tu_local.hpp>).
+#ifdef STATIC_RNN_TU_LOCAL
+#include <typeflow/tu_local.hpp>
+#endif
+
 #include <typeflow/rnn/cell.hpp>
 #include <typeflow/rnn/static_rnn.hpp>
 #include <typeflow/train/adam.hpp>

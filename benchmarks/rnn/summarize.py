@@ -166,7 +166,9 @@ cnames = {"bigru": "the question's training program (`bigru_typeflow.cpp`)",
           "gru128_t10": "GRU(128) `dynamic_rnn`, x `shape<64, 10, 64>` (`gru128_typeflow.cpp -DGRU128_TIME=10`)",
           "gru128_t50": "GRU(128) `dynamic_rnn`, x `shape<64, 50, 64>` (`gru128_typeflow.cpp -DGRU128_TIME=50`)",
           "static_rnn": "`static_rnn`, 8 steps of `multi_rnn_cell(gru_cell<32>, gru_cell<32>)`, Adam "
-                        "(`static_rnn_compile.cpp`)"}
+                        "(`static_rnn_compile.cpp`)",
+          "static_rnn_tu_local": "the same, typeflow local to the unit (`static_rnn_compile.cpp "
+                                 "-DSTATIC_RNN_TU_LOCAL`: `<typeflow/tu_local.hpp>` first)"}
 limit = float(machine.get("static_compile_cpu_limit", "inf").replace("unlimited", "inf"))
 stopped = {}
 for name in cnames:
@@ -207,7 +209,8 @@ print(f"- GRU(128), typeflow within {GRU128_MAX_BOUND_RATIO:.0f}x of the gemm bo
       f"{fmt(bound, 2)} ms): {fmt(r, 2)}x — {verdict(r <= GRU128_MAX_BOUND_RATIO)}"
       + ("." if r <= GRU128_MAX_BOUND_RATIO else
          f", by {fmt((r / GRU128_MAX_BOUND_RATIO - 1) * 100, 0)}% (needs {fmt(GRU128_MAX_BOUND_RATIO * bound, 2)} ms)."))
-for name, lim_s, lim_b in (("bigru", BIGRU_COMPILE_S, BIGRU_COMPILE_B), ("static_rnn", STATIC_COMPILE_S, STATIC_COMPILE_B)):
+for name, lim_s, lim_b in (("bigru", BIGRU_COMPILE_S, BIGRU_COMPILE_B), ("static_rnn", STATIC_COMPILE_S, STATIC_COMPILE_B),
+                           ("static_rnn_tu_local", STATIC_COMPILE_S, STATIC_COMPILE_B)):
     c = comp.get(name)
     if c:
         cpu, w, rss = med([x["cpu"] for x in c]), med([x["wall"] for x in c]), max(x["rss"] for x in c)
