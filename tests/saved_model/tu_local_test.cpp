@@ -25,8 +25,15 @@ TEST_CASE("a unit that includes tu_local.hpp has its own typeflow, of internal l
   auto [x, y, probs, loss, serving] = tu_local_model::build();
   const std::string here = typeid(probs).name(), there = tu_local_unit::probs_type_name();
   CHECK(here.starts_with("N8typeflow"));
-  CHECK(there.starts_with("N12_GLOBAL__N_18typeflow"));  // (anonymous namespace)::typeflow
+#if defined(__clang__)
+  // clang 19 leaves the unnamed inline namespace out of mangled names (its entities still
+  // have internal linkage): both units spell the type alike, and fingerprints agree as is.
+  CHECK(there == here);
+#else
+  // g++ spells it: (anonymous namespace)::typeflow, which the fingerprints take out.
+  CHECK(there.starts_with("N12_GLOBAL__N_18typeflow"));
   CHECK(here != there);
+#endif
 }
 
 TEST_CASE("both units give every node of the same model the same fingerprint") {
