@@ -4,6 +4,7 @@
 // of either unit's typeflow.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -58,10 +59,40 @@ inline std::vector<std::string> fingerprints() {
   return out;
 }
 
+
 inline xt::xtensor<float, 3> features() {
   xt::xtensor<float, 3> f = xt::zeros<float>({2, 3, 4});
   for (std::size_t i = 0; i < f.size(); ++i) f.data()[i] = 0.1f * float(i % 7) - 0.3f;
   return f;
+}
+
+template <class P>
+std::vector<float> values_of(const P& p) {
+  return {p.begin(), p.end()};
+}
+
+/// Trains the model `steps` steps from `seed`, exports it with simple_save to `dir`; returns
+/// its probs on features().
+inline std::vector<float> train_and_export(const std::filesystem::path& dir, int seed, int steps) {
+  auto [x, y, probs, loss, serving] = build();
+  (void)serving;
+  auto update = train(loss);
+  tf::session sess(update, probs, loss);
+  sess.set_random_seed(seed);
+  sess.initialize_all();
+  const xt::xtensor<float, 2> labels = {{1.0f, 0.0f}, {0.0f, 1.0f}};
+  for (int i = 0; i < steps; ++i) sess.run(update, tf::feed(x, features()), tf::feed(y, labels));
+  sm::simple_save(sess, dir, sm::inputs<"features">(x), sm::outputs<"probs">(probs));
+  return values_of(sess.run(probs, tf::feed(x, features())));
+}
+
+/// Loads `dir` into a session of the model with its typed signature; returns its probs on
+/// features() through the signature.
+inline std::vector<float> load_and_run(const std::filesystem::path& dir) {
+  auto [x, y, probs, loss, serving] = build();
+  tf::session sess(train(loss), probs, loss);
+  auto model = sm::load(sess, {"serve"}, dir, serving);
+  return values_of(model.run("serving_default", {{"features", features()}}).at("probs").as<float>());
 }
 
 }  // namespace
