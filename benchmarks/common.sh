@@ -13,3 +13,31 @@ install_missing_packages() {
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >&2
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
 }
+
+# openblas_core: the OpenBLAS kernels this run's processes use (typeflow's, the hand-written
+# programs' and PyTorch's, which reaches OpenBLAS through libblas.so.3), for the machine line:
+# "Haswell (OPENBLAS_CORETYPE=Haswell; OpenBLAS alone picks Cooperlake)", or the name alone
+# when nothing overrides OpenBLAS's own choice.
+#
+# They matter: Debian's OpenBLAS 0.3.21 (DYNAMIC_ARCH) picks its kernels at load time from
+# the CPU's family and model unless OPENBLAS_CORETYPE names them, and the machine of the
+# 2026-12-04 runs sets OPENBLAS_CORETYPE=Haswell (AVX2) in its environment. On that 2-core
+# AMD EPYC of family 26 (AVX-512), cblas_sgemm at 1 thread ran at 93-103 GFLOP/s with the
+# Haswell kernels and at 146-177 with the Cooperlake ones OpenBLAS picks by itself (the
+# GRU(128) step's shapes; benchmarks/RESULTS.md, "OpenBLAS's kernels").
+# PyTorch's oneDNN convolutions choose their instructions themselves, whatever the variable.
+# The scripts keep the environment as they find it; set OPENBLAS_CORETYPE to compare.
+openblas_core() {
+  local probe='import ctypes
+lib = ctypes.CDLL("libopenblas.so.0")
+lib.openblas_get_corename.restype = ctypes.c_char_p
+print(lib.openblas_get_corename().decode())'
+  local used own
+  used=$(/usr/bin/python3 -c "$probe" 2>/dev/null || echo '?')
+  if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+    echo "$used"
+    return
+  fi
+  own=$(env -u OPENBLAS_CORETYPE /usr/bin/python3 -c "$probe" 2>/dev/null || echo '?')
+  echo "$used (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE; OpenBLAS alone picks $own)"
+}

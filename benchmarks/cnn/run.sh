@@ -44,6 +44,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
   echo "cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)"
   echo "gxx=$(g++ --version | head -1)"
   echo "openblas=$(dpkg-query -W -f='${Version}' libopenblas0-pthread 2>/dev/null || echo '?')"
+  echo "openblas_core=$(openblas_core)"
   echo "torch=$($python -c 'import torch; print(torch.__version__)')"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include 2>/dev/null || echo ' (include/ modified)')"
   echo "steps=$steps"

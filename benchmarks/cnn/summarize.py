@@ -26,7 +26,7 @@ def main(out):
     med = lambda impl, f: statistics.median(f(rep[impl]) for rep in by_rep.values() if impl in rep)
 
     print(f"Measured {machine['date']} on {machine['cpu']} ({machine['nproc']} cores, shared), "
-          f"{machine['gxx']}, OpenBLAS {machine['openblas']}, PyTorch {machine['torch']}, "
+          f"{machine['gxx']}, OpenBLAS {machine['openblas']} (kernel {machine.get('openblas_core', '?')}), PyTorch {machine['torch']}, "
           f"commit {machine['commit']}; load average {machine['load_start']} at the start, "
           f"{machine.get('load_end', '?')} at the end. 1 thread; {machine['steps']} steps of 32 an epoch.")
     print()
