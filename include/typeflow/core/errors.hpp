@@ -43,11 +43,23 @@ constexpr std::string_view error_code_name(error_code c) noexcept {
   return "Unknown";
 }
 
+namespace core::detail {
+/// "Code: message". Appended rather than `std::string(...) + ": " + message`: g++ 12 at -O2
+/// reports a false -Warray-bounds in the moved temporaries of that chain (its libstdc++
+/// `char_traits::copy`) in some translation units, among them those with a precompiled
+/// <typeflow/typeflow.hpp>.
+inline std::string what_of(error_code code, const std::string& message) {
+  std::string what(error_code_name(code));
+  what.append(": ").append(message);
+  return what;
+}
+}  // namespace core::detail
+
 /// Base of every typeflow run-time error; `what()` reads "Code: message".
 class error : public std::runtime_error {
  public:
   error(error_code code, const std::string& message)
-      : std::runtime_error(std::string(error_code_name(code)) + ": " + message),
+      : std::runtime_error(core::detail::what_of(code, message)),
         code_(code),
         message_(message) {}
   error_code code() const noexcept { return code_; }

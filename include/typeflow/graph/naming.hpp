@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <boost/mp11/algorithm.hpp>
@@ -118,7 +119,10 @@ struct describer<mp::mp_list<N...>> {
   template <class M>
   static std::string base_name() {
     std::string base(op_name_of<M>());
-    if constexpr (scoped_op<M>) base = std::string(M::scope.view()) + "/" + base;
+    if constexpr (scoped_op<M>) {  // appended: see what_of in core/errors.hpp
+      std::string scoped(M::scope.view());
+      base = std::move(scoped.append("/").append(base));
+    }
     return base;
   }
 
