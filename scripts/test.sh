@@ -71,7 +71,7 @@ echo "=== build-clang/: the unsanitized unit tests and the examples built with c
 cmake -S . -B build-clang -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_SKIP_SANITIZED_TESTS=ON \
   -DTYPEFLOW_PRECOMPILED_EXAMPLES=ON -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
-cmake --build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests typeflow_examples
+cmake --build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
 # The examples labelled "long" (the CNN's minutes of training) are built, not run again.
 ctest --test-dir build-clang -L "unit|example" -LE "docs|long" --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
