@@ -23,12 +23,107 @@
 //   forwards_variable              variable's after the write (session/fetch.hpp)
 //   targets, reads, carried        targets_of, reads_of, carried_of (core/node.hpp,
 //   op_name                        op_name_of, core/definition.hpp), empty or "Op" by default
-// Nothing outside core/ probes a node's members with `requires { N::x; }`: it asks these.
+// Nothing outside core/ probes a node's members: it asks these.
 // The library's own ops say op_name and differentiable through a base, op_info<"MatMul">
 // (core/node.hpp), rather than as static members of a class named after their inputs.
+//
+// Each optional member is detected by a class template matched by partial specialization
+// (core::detail::declares_*), never by `requires { N::x; }`: clang renders the diagnostic
+// of each failed requirement of a requires-expression into a string as it checks it ("no
+// member named 'is_variable' in '...'"), printing N's type, and a node's type spells its
+// whole subgraph. Over a graph that printing grows with the square of its size: clang 19
+// spent most of an RNN test's compile in it (benchmarks/RESULTS.md, "clang's printed
+// requirements"). A failed partial specialization keeps its diagnostic unprinted.
 #pragma once
 
+#include <type_traits>
+
 namespace typeflow {
+
+namespace core::detail {
+// declares_<member><N>: whether N declares the member, as std::true_type or std::false_type.
+template <class N, class = void>
+struct declares_name : std::false_type {};
+template <class N>
+struct declares_name<N, std::void_t<decltype(N::name)>> : std::true_type {};
+template <class N, class = void>
+struct declares_is_variable : std::false_type {};
+template <class N>
+struct declares_is_variable<N, std::void_t<decltype(N::is_variable)>> : std::true_type {};
+template <class N, class = void>
+struct declares_is_hidden_state : std::false_type {};
+template <class N>
+struct declares_is_hidden_state<N, std::void_t<decltype(N::is_hidden_state)>> : std::true_type {};
+template <class N, class = void>
+struct declares_resource : std::false_type {};
+template <class N>
+struct declares_resource<N, std::void_t<decltype(N::is_resource), typename N::resource_type>> : std::true_type {};
+template <class N, class = void>
+struct declares_is_placeholder : std::false_type {};
+template <class N>
+struct declares_is_placeholder<N, std::void_t<decltype(N::is_placeholder)>> : std::true_type {};
+template <class N, class = void>
+struct declares_is_named_constant : std::false_type {};
+template <class N>
+struct declares_is_named_constant<N, std::void_t<decltype(N::is_named_constant)>> : std::true_type {};
+template <class N, class = void>
+struct declares_is_literal : std::false_type {};
+template <class N>
+struct declares_is_literal<N, std::void_t<decltype(N::is_literal)>> : std::true_type {};
+template <class N, class = void>
+struct declares_definition_type : std::false_type {};
+template <class N>
+struct declares_definition_type<N, std::void_t<typename N::definition_type>> : std::true_type {};
+template <class N, class = void>
+struct declares_differentiable : std::false_type {};
+template <class N>
+struct declares_differentiable<N, std::void_t<decltype(N::differentiable)>>
+    : std::bool_constant<bool(N::differentiable)> {};
+template <class N, class = void>
+struct declares_scope : std::false_type {};
+template <class N>
+struct declares_scope<N, std::void_t<decltype(N::scope)>> : std::true_type {};
+template <class N, class = void>
+struct declares_function : std::false_type {};
+template <class N>
+struct declares_function<N, std::void_t<typename N::function>> : std::true_type {};
+template <class N, class = void>
+struct declares_op_name : std::false_type {};
+template <class N>
+struct declares_op_name<N, std::void_t<decltype(N::op_name)>> : std::true_type {};
+template <class N, class = void>
+struct declares_changes_state : std::false_type {};
+template <class N>
+struct declares_changes_state<N, std::void_t<decltype(N::changes_state)>> : std::true_type {};
+template <class N, class = void>
+struct declares_targets : std::false_type {};
+template <class N>
+struct declares_targets<N, std::void_t<typename N::targets>> : std::true_type {};
+template <class N, class = void>
+struct declares_reads : std::false_type {};
+template <class N>
+struct declares_reads<N, std::void_t<typename N::reads>> : std::true_type {};
+template <class N, class = void>
+struct declares_carried : std::false_type {};
+template <class N>
+struct declares_carried<N, std::void_t<typename N::carried>> : std::true_type {};
+template <class N, class = void>
+struct declares_output_type : std::false_type {};
+template <class N>
+struct declares_output_type<N, std::void_t<typename N::output_type>> : std::true_type {};
+template <class N, class = void>
+struct declares_forwards : std::false_type {};
+template <class N>
+struct declares_forwards<N, std::void_t<typename N::forwards>> : std::true_type {};
+template <class N, class = void>
+struct declares_forwards_variable : std::false_type {};
+template <class N>
+struct declares_forwards_variable<N, std::void_t<typename N::forwards_variable>> : std::true_type {};
+template <class N, class = void>
+struct declares_compute_kernel : std::false_type {};
+template <class N>
+struct declares_compute_kernel<N, std::void_t<typename N::compute_kernel>> : std::true_type {};
+}  // namespace core::detail
 
 /// How the session evaluates a node.
 enum class node_kind {
@@ -55,16 +150,16 @@ concept node = __is_base_of(node_base, N) && requires {
 
 /// A node that carries its name in its type: placeholder, variable, named constant.
 template <class N>
-concept named_node = node<N> && requires { N::name; };
+concept named_node = node<N> && core::detail::declares_name<N>::value;
 
 /// A variable: named state that lives in each session whose graph reaches it.
 template <class N>
-concept variable_node_type = node<N> && requires { N::is_variable; };
+concept variable_node_type = node<N> && core::detail::declares_is_variable<N>::value;
 
 /// A variable that is an op's hidden state (a dropout's random counter): the session holds
 /// and initializes it, savers over all variables leave it out.
 template <class N>
-concept hidden_state_node = variable_node_type<N> && requires { N::is_hidden_state; };
+concept hidden_state_node = variable_node_type<N> && core::detail::declares_is_hidden_state<N>::value;
 
 /// A resource: named state of another kind than a tensor (a dataset iterator) that each
 /// session whose graph reaches it holds, a default-constructed `resource_type`. Only
@@ -73,41 +168,38 @@ concept hidden_state_node = variable_node_type<N> && requires { N::is_hidden_sta
 /// which work on variables, do not see it; a saver sees it when given it as a saveable
 /// (train/saveable.hpp).
 template <class N>
-concept resource_node_type = node<N> && requires {
-  N::is_resource;
-  typename N::resource_type;
-};
+concept resource_node_type = node<N> && core::detail::declares_resource<N>::value;
 
 /// A placeholder: a named value the caller feeds to each run that reaches it.
 template <class N>
-concept placeholder_node_type = node<N> && requires { N::is_placeholder; };
+concept placeholder_node_type = node<N> && core::detail::declares_is_placeholder<N>::value;
 
 /// A named constant: `constant<"table">(values)`, whose values its object carries.
 template <class N>
-concept named_constant_node_type = node<N> && requires { N::is_named_constant; };
+concept named_constant_node_type = node<N> && core::detail::declares_is_named_constant<N>::value;
 
 /// A literal: `constant<2.0>()`, an anonymous compile-time scalar.
 template <class N>
-concept literal_node_type = node<N> && requires { N::is_literal; };
+concept literal_node_type = node<N> && core::detail::declares_is_literal<N>::value;
 
 /// A node defined by a run-time value its object carries (`definition`, of
 /// `definition_type`): a named constant, a variable with a run-time initializer.
 template <class N>
-concept defined_node = requires { typename N::definition_type; };
+concept defined_node = core::detail::declares_definition_type<N>::value;
 
 /// A node (or an elementwise op's scalar function) with a gradient rule:
 /// `differentiable = true` and `template <std::size_t K, class G> using gradient`.
 template <class N>
-concept differentiable = requires { requires bool(N::differentiable); };
+concept differentiable = core::detail::declares_differentiable<N>::value;
 
 /// An anonymous op placed in a name scope (core/scope.hpp's scoped_node): `scope` names it.
 template <class N>
-concept scoped_op = node<N> && requires { N::scope; };
+concept scoped_op = node<N> && core::detail::declares_scope<N>::value;
 
 /// An elementwise op built from a scalar function (`function`, one of ops/'s fn:: structs),
 /// whose gradient rule lives with that function.
 template <class N>
-concept scalar_function_op = node<N> && requires { typename N::function; };
+concept scalar_function_op = node<N> && core::detail::declares_function<N>::value;
 
 /// A node that acts when a run flows through it (assign, an optimizer's update, print):
 /// the session calls `N::run(ctx)` with a run context.
@@ -127,8 +219,8 @@ struct slots_in<Ctx, L<V...>> {
 template <class Ctx, class N>
 constexpr bool slots_reachable() {
   bool ok = true;
-  if constexpr (requires { typename N::targets; }) ok = ok && slots_in<Ctx, typename N::targets>::value;
-  if constexpr (requires { typename N::reads; }) ok = ok && slots_in<Ctx, typename N::reads>::value;
+  if constexpr (declares_targets<N>::value) ok = ok && slots_in<Ctx, typename N::targets>::value;
+  if constexpr (declares_reads<N>::value) ok = ok && slots_in<Ctx, typename N::reads>::value;
   return ok;
 }
 }  // namespace core::detail

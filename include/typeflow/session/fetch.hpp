@@ -64,7 +64,7 @@ struct effect_output {
   using type = none_t;
 };
 template <class N>
-  requires requires { typename N::output_type; }
+  requires(core::detail::declares_output_type<N>::value)
 struct effect_output<N> {
   using type = typename N::output_type;
 };
@@ -73,8 +73,8 @@ struct effect_output<N> {
 /// What fetching N returns: its value as a container (the scalar itself for rank 0), or
 /// the output of an effect node (none_t for group, a train op, an initializer).
 template <class N>
-using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !requires { typename N::forwards; } &&
-                                       !requires { typename N::forwards_variable; },
+using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !core::detail::declares_forwards<N>::value &&
+                                       !core::detail::declares_forwards_variable<N>::value,
                                    typename session_detail::effect_output<N>::type, result_t<N>>;
 
 namespace session_detail {
