@@ -28,7 +28,7 @@
 // (core/node.hpp), rather than as static members of a class named after their inputs.
 //
 // Each optional member is detected by a class template matched by partial specialization
-// (core::detail::declares_*), never by `requires { N::x; }`: clang renders the diagnostic
+// (core::detail::declares<Member, N>), never by `requires { N::x; }`: clang renders the diagnostic
 // of each failed requirement of a requires-expression into a string as it checks it ("no
 // member named 'is_variable' in '...'"), printing N's type, and a node's type spells its
 // whole subgraph. Over a graph that printing grows with the square of its size: clang 19
@@ -41,88 +41,34 @@
 namespace typeflow {
 
 namespace core::detail {
-// declares_<member><N>: whether N declares the member, as std::true_type or std::false_type.
-template <class N, class = void>
-struct declares_name : std::false_type {};
-template <class N>
-struct declares_name<N, std::void_t<decltype(N::name)>> : std::true_type {};
-template <class N, class = void>
-struct declares_is_variable : std::false_type {};
-template <class N>
-struct declares_is_variable<N, std::void_t<decltype(N::is_variable)>> : std::true_type {};
-template <class N, class = void>
-struct declares_is_hidden_state : std::false_type {};
-template <class N>
-struct declares_is_hidden_state<N, std::void_t<decltype(N::is_hidden_state)>> : std::true_type {};
-template <class N, class = void>
-struct declares_resource : std::false_type {};
-template <class N>
-struct declares_resource<N, std::void_t<decltype(N::is_resource), typename N::resource_type>> : std::true_type {};
-template <class N, class = void>
-struct declares_is_placeholder : std::false_type {};
-template <class N>
-struct declares_is_placeholder<N, std::void_t<decltype(N::is_placeholder)>> : std::true_type {};
-template <class N, class = void>
-struct declares_is_named_constant : std::false_type {};
-template <class N>
-struct declares_is_named_constant<N, std::void_t<decltype(N::is_named_constant)>> : std::true_type {};
-template <class N, class = void>
-struct declares_is_literal : std::false_type {};
-template <class N>
-struct declares_is_literal<N, std::void_t<decltype(N::is_literal)>> : std::true_type {};
-template <class N, class = void>
-struct declares_definition_type : std::false_type {};
-template <class N>
-struct declares_definition_type<N, std::void_t<typename N::definition_type>> : std::true_type {};
-template <class N, class = void>
-struct declares_differentiable : std::false_type {};
-template <class N>
-struct declares_differentiable<N, std::void_t<decltype(N::differentiable)>>
-    : std::bool_constant<bool(N::differentiable)> {};
-template <class N, class = void>
-struct declares_scope : std::false_type {};
-template <class N>
-struct declares_scope<N, std::void_t<decltype(N::scope)>> : std::true_type {};
-template <class N, class = void>
-struct declares_function : std::false_type {};
-template <class N>
-struct declares_function<N, std::void_t<typename N::function>> : std::true_type {};
-template <class N, class = void>
-struct declares_op_name : std::false_type {};
-template <class N>
-struct declares_op_name<N, std::void_t<decltype(N::op_name)>> : std::true_type {};
-template <class N, class = void>
-struct declares_changes_state : std::false_type {};
-template <class N>
-struct declares_changes_state<N, std::void_t<decltype(N::changes_state)>> : std::true_type {};
-template <class N, class = void>
-struct declares_targets : std::false_type {};
-template <class N>
-struct declares_targets<N, std::void_t<typename N::targets>> : std::true_type {};
-template <class N, class = void>
-struct declares_reads : std::false_type {};
-template <class N>
-struct declares_reads<N, std::void_t<typename N::reads>> : std::true_type {};
-template <class N, class = void>
-struct declares_carried : std::false_type {};
-template <class N>
-struct declares_carried<N, std::void_t<typename N::carried>> : std::true_type {};
-template <class N, class = void>
-struct declares_output_type : std::false_type {};
-template <class N>
-struct declares_output_type<N, std::void_t<typename N::output_type>> : std::true_type {};
-template <class N, class = void>
-struct declares_forwards : std::false_type {};
-template <class N>
-struct declares_forwards<N, std::void_t<typename N::forwards>> : std::true_type {};
-template <class N, class = void>
-struct declares_forwards_variable : std::false_type {};
-template <class N>
-struct declares_forwards_variable<N, std::void_t<typename N::forwards_variable>> : std::true_type {};
-template <class N, class = void>
-struct declares_compute_kernel : std::false_type {};
-template <class N>
-struct declares_compute_kernel<N, std::void_t<typename N::compute_kernel>> : std::true_type {};
+// declares<Member, N>: whether N declares a member, as std::true_type or std::false_type;
+// Member<N> names it (the aliases below, one per optional member of the protocol).
+template <template <class> class Member, class N, class = void>
+struct declares : std::false_type {};
+template <template <class> class Member, class N>
+struct declares<Member, N, std::void_t<Member<N>>> : std::true_type {};
+
+template <class N> using name_member = decltype(N::name);
+template <class N> using is_variable_member = decltype(N::is_variable);
+template <class N> using is_hidden_state_member = decltype(N::is_hidden_state);
+template <class N> using is_resource_member = decltype(N::is_resource);
+template <class N> using resource_type_member = typename N::resource_type;
+template <class N> using is_placeholder_member = decltype(N::is_placeholder);
+template <class N> using is_named_constant_member = decltype(N::is_named_constant);
+template <class N> using is_literal_member = decltype(N::is_literal);
+template <class N> using definition_type_member = typename N::definition_type;
+template <class N> using differentiable_member = decltype(N::differentiable);
+template <class N> using scope_member = decltype(N::scope);
+template <class N> using function_member = typename N::function;
+template <class N> using op_name_member = decltype(N::op_name);
+template <class N> using changes_state_member = decltype(N::changes_state);
+template <class N> using targets_member = typename N::targets;
+template <class N> using reads_member = typename N::reads;
+template <class N> using carried_member = typename N::carried;
+template <class N> using output_type_member = typename N::output_type;
+template <class N> using forwards_member = typename N::forwards;
+template <class N> using forwards_variable_member = typename N::forwards_variable;
+template <class N> using compute_kernel_member = typename N::compute_kernel;
 }  // namespace core::detail
 
 /// How the session evaluates a node.
@@ -150,16 +96,17 @@ concept node = __is_base_of(node_base, N) && requires {
 
 /// A node that carries its name in its type: placeholder, variable, named constant.
 template <class N>
-concept named_node = node<N> && core::detail::declares_name<N>::value;
+concept named_node = node<N> && core::detail::declares<core::detail::name_member, N>::value;
 
 /// A variable: named state that lives in each session whose graph reaches it.
 template <class N>
-concept variable_node_type = node<N> && core::detail::declares_is_variable<N>::value;
+concept variable_node_type = node<N> && core::detail::declares<core::detail::is_variable_member, N>::value;
 
 /// A variable that is an op's hidden state (a dropout's random counter): the session holds
 /// and initializes it, savers over all variables leave it out.
 template <class N>
-concept hidden_state_node = variable_node_type<N> && core::detail::declares_is_hidden_state<N>::value;
+concept hidden_state_node =
+    variable_node_type<N> && core::detail::declares<core::detail::is_hidden_state_member, N>::value;
 
 /// A resource: named state of another kind than a tensor (a dataset iterator) that each
 /// session whose graph reaches it holds, a default-constructed `resource_type`. Only
@@ -168,38 +115,40 @@ concept hidden_state_node = variable_node_type<N> && core::detail::declares_is_h
 /// which work on variables, do not see it; a saver sees it when given it as a saveable
 /// (train/saveable.hpp).
 template <class N>
-concept resource_node_type = node<N> && core::detail::declares_resource<N>::value;
+concept resource_node_type = node<N> && core::detail::declares<core::detail::is_resource_member, N>::value &&
+                             core::detail::declares<core::detail::resource_type_member, N>::value;
 
 /// A placeholder: a named value the caller feeds to each run that reaches it.
 template <class N>
-concept placeholder_node_type = node<N> && core::detail::declares_is_placeholder<N>::value;
+concept placeholder_node_type = node<N> && core::detail::declares<core::detail::is_placeholder_member, N>::value;
 
 /// A named constant: `constant<"table">(values)`, whose values its object carries.
 template <class N>
-concept named_constant_node_type = node<N> && core::detail::declares_is_named_constant<N>::value;
+concept named_constant_node_type = node<N> && core::detail::declares<core::detail::is_named_constant_member, N>::value;
 
 /// A literal: `constant<2.0>()`, an anonymous compile-time scalar.
 template <class N>
-concept literal_node_type = node<N> && core::detail::declares_is_literal<N>::value;
+concept literal_node_type = node<N> && core::detail::declares<core::detail::is_literal_member, N>::value;
 
 /// A node defined by a run-time value its object carries (`definition`, of
 /// `definition_type`): a named constant, a variable with a run-time initializer.
 template <class N>
-concept defined_node = core::detail::declares_definition_type<N>::value;
+concept defined_node = core::detail::declares<core::detail::definition_type_member, N>::value;
 
 /// A node (or an elementwise op's scalar function) with a gradient rule:
 /// `differentiable = true` and `template <std::size_t K, class G> using gradient`.
 template <class N>
-concept differentiable = core::detail::declares_differentiable<N>::value;
+concept differentiable =
+    core::detail::declares<core::detail::differentiable_member, N>::value && bool(N::differentiable);
 
 /// An anonymous op placed in a name scope (core/scope.hpp's scoped_node): `scope` names it.
 template <class N>
-concept scoped_op = node<N> && core::detail::declares_scope<N>::value;
+concept scoped_op = node<N> && core::detail::declares<core::detail::scope_member, N>::value;
 
 /// An elementwise op built from a scalar function (`function`, one of ops/'s fn:: structs),
 /// whose gradient rule lives with that function.
 template <class N>
-concept scalar_function_op = node<N> && core::detail::declares_function<N>::value;
+concept scalar_function_op = node<N> && core::detail::declares<core::detail::function_member, N>::value;
 
 /// A node that acts when a run flows through it (assign, an optimizer's update, print):
 /// the session calls `N::run(ctx)` with a run context.
@@ -219,8 +168,8 @@ struct slots_in<Ctx, L<V...>> {
 template <class Ctx, class N>
 constexpr bool slots_reachable() {
   bool ok = true;
-  if constexpr (declares_targets<N>::value) ok = ok && slots_in<Ctx, typename N::targets>::value;
-  if constexpr (declares_reads<N>::value) ok = ok && slots_in<Ctx, typename N::reads>::value;
+  if constexpr (declares<targets_member, N>::value) ok = ok && slots_in<Ctx, typename N::targets>::value;
+  if constexpr (declares<reads_member, N>::value) ok = ok && slots_in<Ctx, typename N::reads>::value;
   return ok;
 }
 }  // namespace core::detail

@@ -32,7 +32,7 @@ struct carried_impl {
   using type = mp::mp_list<>;
 };
 template <class N>
-  requires(declares_carried<N>::value && !defined_node<N>)
+  requires(declares<carried_member, N>::value && !defined_node<N>)
 struct carried_impl<N> {
   using type = typename N::carried;
 };

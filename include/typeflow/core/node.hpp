@@ -134,7 +134,7 @@ constexpr std::string_view name_of() {
 /// Base of automatic names ("add", "mul", "MatMul"), TensorFlow's op type names.
 template <class N>
 constexpr std::string_view op_name_of() {
-  if constexpr (core::detail::declares_op_name<N>::value) {
+  if constexpr (core::detail::declares<core::detail::op_name_member, N>::value) {
     return N::op_name;
   } else {
     return "Op";
@@ -150,7 +150,7 @@ template <class N>
 constexpr bool changes_state() {
   if constexpr (N::kind != node_kind::effect) {
     return false;
-  } else if constexpr (core::detail::declares_changes_state<N>::value) {
+  } else if constexpr (core::detail::declares<core::detail::changes_state_member, N>::value) {
     return N::changes_state;
   } else {
     return true;

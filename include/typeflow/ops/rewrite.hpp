@@ -399,22 +399,21 @@ template <class N, class In, class = void>
 struct declares_rebind : std::false_type {};
 template <class N, class... In>
 struct declares_rebind<N, mp::mp_list<In...>, std::void_t<typename N::template rebind<In...>>> : std::true_type {};
-template <class N, class = void>
-struct declares_rebuild : std::false_type {};
 template <class N>
-struct declares_rebuild<N, std::void_t<typename N::template rebuild<rewrite_fn::template fn>>> : std::true_type {};
+using rebuild_member = typename N::template rebuild<rewrite_fn::template fn>;
 
 template <class N, class In = inputs_of<N>>
 struct rebuilt {
   using type = N;  // a leaf, or a node that does not say how to rebuild it: as it is
 };
 template <class N, class... In>
-  requires(sizeof...(In) > 0 && declares_rebind<N, mp::mp_list<In...>>::value && !declares_rebuild<N>::value)
+  requires(sizeof...(In) > 0 && declares_rebind<N, mp::mp_list<In...>>::value &&
+           !core::detail::declares<rebuild_member, N>::value)
 struct rebuilt<N, mp::mp_list<In...>> {
   using type = typename N::template rebind<typename rewrite_node<In>::type...>;
 };
 template <class N, class... In>
-  requires(sizeof...(In) > 0 && declares_rebuild<N>::value)
+  requires(sizeof...(In) > 0 && core::detail::declares<rebuild_member, N>::value)
 struct rebuilt<N, mp::mp_list<In...>> {
   using type = typename N::template rebuild<rewrite_fn::template fn>;
 };

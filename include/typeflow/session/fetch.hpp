@@ -64,7 +64,7 @@ struct effect_output {
   using type = none_t;
 };
 template <class N>
-  requires(core::detail::declares_output_type<N>::value)
+  requires(core::detail::declares<core::detail::output_type_member, N>::value)
 struct effect_output<N> {
   using type = typename N::output_type;
 };
@@ -73,8 +73,9 @@ struct effect_output<N> {
 /// What fetching N returns: its value as a container (the scalar itself for rank 0), or
 /// the output of an effect node (none_t for group, a train op, an initializer).
 template <class N>
-using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect && !core::detail::declares_forwards<N>::value &&
-                                       !core::detail::declares_forwards_variable<N>::value,
+using fetch_result_t = mp::mp_if_c<N::kind == node_kind::effect &&
+                                       !core::detail::declares<core::detail::forwards_member, N>::value &&
+                                       !core::detail::declares<core::detail::forwards_variable_member, N>::value,
                                    typename session_detail::effect_output<N>::type, result_t<N>>;
 
 namespace session_detail {

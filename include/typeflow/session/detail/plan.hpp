@@ -44,8 +44,9 @@ struct source_kind_of
           : M::kind == node_kind::leaf ? (variable_node_type<M>      ? source_kind::variable
                                           : placeholder_node_type<M> ? source_kind::unfed_placeholder
                                                                      : source_kind::constant)
-          : M::kind == node_kind::effect && core::detail::declares_forwards<M>::value ? source_kind::forwarded_node
-          : M::kind == node_kind::effect && core::detail::declares_forwards_variable<M>::value
+          : M::kind == node_kind::effect && core::detail::declares<core::detail::forwards_member, M>::value
+              ? source_kind::forwarded_node
+          : M::kind == node_kind::effect && core::detail::declares<core::detail::forwards_variable_member, M>::value
               ? source_kind::forwarded_variable
           : Materialized ? source_kind::buffer
                          : source_kind::fused> {};
@@ -100,7 +101,7 @@ struct compute_kernel<M, mp::mp_list<In...>> {
 /// A node that names its kernel itself (`M::compute_kernel`: a loop's outputs, read from
 /// its record by types that do not spell the loop's body).
 template <class M, class... In>
-  requires(core::detail::declares_compute_kernel<M>::value)
+  requires(core::detail::declares<core::detail::compute_kernel_member, M>::value)
 struct compute_kernel<M, mp::mp_list<In...>> {
   using type = typename M::compute_kernel;
 };
