@@ -1,7 +1,9 @@
 # TypeflowCompileFail.cmake — the one runner of every compile-fail test (ctest runs it as
 # `cmake -D SPEC=<file> -P`, see typeflow_add_compile_fail_test in TypeflowTesting.cmake).
 #
-# SPEC, written at configure time, sets BUILD_DIR, TARGET, CONFIG and ROOT, and what to check:
+# SPEC, written at configure time, sets BUILD_DIR, TARGET, CONFIG and ROOT (and, with Makefiles,
+# MAKE_PROGRAM, MAKE_DIR and MAKE_RULE: the target's rule in the tree's Makefile2), and what to
+# check:
 #   REGEX          the build's output must match it (the culprit and our static_assert text);
 #   DOCS_SOURCE    docs/compile-errors/<file>.cpp: every line of the ```text block after
 #                  `<!-- diagnostic: <that file> -->` in docs/**/*.md must be in the output
@@ -13,11 +15,20 @@
 include("${SPEC}")
 
 string(TIMESTAMP started "%s")
-execute_process(
-  COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}" --config "${CONFIG}"
-  RESULT_VARIABLE result
-  OUTPUT_VARIABLE out
-  ERROR_VARIABLE out)
+if(DEFINED MAKE_RULE)
+  execute_process(
+    COMMAND "${MAKE_PROGRAM}" -s -f CMakeFiles/Makefile2 "${MAKE_RULE}"
+    WORKING_DIRECTORY "${MAKE_DIR}"
+    RESULT_VARIABLE result
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE out)
+else()
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}" --config "${CONFIG}"
+    RESULT_VARIABLE result
+    OUTPUT_VARIABLE out
+    ERROR_VARIABLE out)
+endif()
 string(TIMESTAMP finished "%s")
 math(EXPR seconds "${finished} - ${started}")
 if(result EQUAL 0)

@@ -231,6 +231,18 @@ function(typeflow_add_compile_fail_test name source regex)
   # What the runner checks, as CMake code: a bracket argument keeps the regex verbatim.
   set(spec "${CMAKE_CURRENT_BINARY_DIR}/${target}.cmake")
   set(text "set(BUILD_DIR [==[${PROJECT_BINARY_DIR}]==])\nset(TARGET ${target})\n")
+  # With Makefiles the runner makes the target's rule in the tree's Makefile2 directly: what
+  # `cmake --build --target` runs, without its check of the build system (a CMake run that
+  # reads the whole tree's state). Twenty cases run alternately both ways: 1.24 s a case
+  # through `cmake --build`, 0.96 s directly.
+  if(CMAKE_GENERATOR STREQUAL "Unix Makefiles")
+    file(RELATIVE_PATH folder "${CMAKE_BINARY_DIR}" "${CMAKE_CURRENT_BINARY_DIR}")
+    if(NOT folder STREQUAL "")
+      string(APPEND folder "/")
+    endif()
+    string(APPEND text "set(MAKE_PROGRAM [==[${CMAKE_MAKE_PROGRAM}]==])\nset(MAKE_DIR [==[${CMAKE_BINARY_DIR}]==])\n")
+    string(APPEND text "set(MAKE_RULE [==[${folder}CMakeFiles/${target}.dir/all]==])\n")
+  endif()
   string(APPEND text "set(ROOT [==[${PROJECT_SOURCE_DIR}]==])\nset(REGEX [==[${regex}]==])\n")
   foreach(bound MAX_LINES MAX_BYTES MAX_SECONDS)
     if(arg_${bound})
