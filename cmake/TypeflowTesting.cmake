@@ -42,13 +42,16 @@
 # (clang under the sanitizers in build-asan/, or g++ here).
 #
 # TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS (cache, OFF): an unsanitized build compiles at -O1, not
-# at its build type's level, the unit tests it optimizes, but those a folder lists in
-# TYPEFLOW_OPTIMIZED_TESTS (the g++-only seq2seq tests, compiled by no other build); the
-# examples keep the build type's -O2. CI sets it for build/ and build-clang/: g++ 12 and
-# clang 19 compile a test 10-25% faster at -O1 than at -O2 (with the precompiled header:
-# conv_gradient_test 35.6 against 27.4 s, scan_test 30.7 against 24.9 s, g++), and the
-# tests are still built optimized; -O2's own warnings and code are the examples' (every
-# example is compiled at -O2 by both compilers) and the optimized seq2seq tests'.
+# at its build type's level, the unit tests it optimizes, those a folder lists in
+# TYPEFLOW_OPTIMIZED_TESTS included (the g++-only seq2seq tests), and the seq2seq copy
+# example (examples/CMakeLists.txt); the other examples keep the build type's -O2. CI sets
+# it for build/ and build-clang/: g++ 12 and clang 19 compile a test 10-25% faster at -O1
+# than at -O2 (with the precompiled header: conv_gradient_test 35.6 against 27.4 s,
+# scan_test 30.7 against 24.9 s, g++), and a third faster where the graph is unrolled
+# (examples/seq2seq_copy.cpp 221-256 against 177-183 s; benchmarks/RESULTS.md, "CI time: the
+# unrolled graphs at -O1"), and the tests are still built optimized; -O2's own warnings
+# and code are the other examples' (each compiled at -O2 by both compilers, the seq2seq
+# decoders and losses among them).
 
 include_guard(GLOBAL)
 
@@ -115,13 +118,8 @@ if(TYPEFLOW_BUILD_TESTS)
   typeflow_configure_target(typeflow_test_pch)
   target_precompile_headers(typeflow_test_pch PRIVATE <typeflow/typeflow.hpp> <doctest/doctest.h>)
   if(TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS AND NOT TYPEFLOW_SANITIZE AND NOT TYPEFLOW_SANITIZE_THREAD)
-    # The tests compiled at -O1 take the precompiled header made at -O1; those of
-    # TYPEFLOW_OPTIMIZED_TESTS, at the build type's level, one of their own.
+    # The tests compiled at -O1 take the precompiled header made at -O1.
     target_compile_options(typeflow_test_pch PRIVATE -O1)
-    add_library(typeflow_test_pch_build_type OBJECT "${PROJECT_BINARY_DIR}/typeflow_pch.cpp")
-    target_link_libraries(typeflow_test_pch_build_type PUBLIC typeflow::typeflow doctest::doctest)
-    typeflow_configure_target(typeflow_test_pch_build_type)
-    target_precompile_headers(typeflow_test_pch_build_type PRIVATE <typeflow/typeflow.hpp> <doctest/doctest.h>)
   endif()
   if(TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS)
     # The same header for the tests compiled at -O0: a precompiled header is only used
@@ -163,9 +161,7 @@ function(typeflow_add_test name)
      AND NOT TYPEFLOW_SANITIZE_THREAD AND NOT name IN_LIST TYPEFLOW_OPTIMIZED_TESTS)
     target_compile_options(${name} PRIVATE -O0)
     target_precompile_headers(${name} REUSE_FROM typeflow_test_pch_O0)
-  elseif(TARGET typeflow_test_pch_build_type AND name IN_LIST TYPEFLOW_OPTIMIZED_TESTS)
-    target_precompile_headers(${name} REUSE_FROM typeflow_test_pch_build_type)
-  elseif(TARGET typeflow_test_pch_build_type)  # TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS
+  elseif(TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS AND NOT TYPEFLOW_SANITIZE AND NOT TYPEFLOW_SANITIZE_THREAD)
     target_compile_options(${name} PRIVATE -O1)
     target_precompile_headers(${name} REUSE_FROM typeflow_test_pch)
   else()

@@ -2,9 +2,9 @@
 # The whole test suite, as CI runs it (.ci/run). Each stage builds only what it runs, and
 # g++ compiles each unit test once:
 #   1. build/      g++: every test (unit, compile-fail, header, consumer, docs and
-#                  example tests); every test must pass; the examples and the g++-only
-#                  seq2seq tests at -O2, the other unit tests at -O1 but those that
-#                  build-clang/ compiles optimized, here at -O0;
+#                  example tests); every test must pass; the examples at -O2 but the
+#                  seq2seq copy example, the unit tests and that example at -O1 but those
+#                  that build-clang/ compiles optimized, here at -O0;
 #   2. build-asan/ clang 19, -O0: the unit tests that exercise memory (all but the static
 #                  tests and the heavy ones whose kernels sanitized tests exercise) and the
 #                  MPI tests, under AddressSanitizer and UBSan;
@@ -31,7 +31,8 @@ echo "=== build/: the full test suite, g++"
 # optimizer (-ftime-report on autodiff.extremum_gradient: 15 of 28.5 s), and each test is
 # still built optimized by one compiler and unoptimized by the other.
 # The tests it optimizes are compiled at -O1 (TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS: 10-25% less
-# compile time than -O2), but the g++-only seq2seq tests; the examples at -O2.
+# compile time than -O2, a third less for the unrolled seq2seq graphs), and so is the seq2seq
+# copy example; the other examples at -O2.
 configure_main_build -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
   -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
 cmake --build build -j "$TYPEFLOW_JOBS"
