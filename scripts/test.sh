@@ -31,8 +31,8 @@ echo "=== build/: the full test suite, g++"
 # optimizer (-ftime-report on autodiff.extremum_gradient: 15 of 28.5 s), and each test is
 # still built optimized by one compiler and unoptimized by the other.
 # The tests it optimizes are compiled at -O1 (TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS: 10-25% less
-# compile time than -O2, a third less for the unrolled seq2seq graphs), and so is the seq2seq
-# copy example; the other examples at -O2.
+# compile time than -O2; up to a third less for some unrolled seq2seq graphs, nothing for
+# others), and so is the seq2seq copy example; the other examples at -O2.
 configure_main_build -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
   -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
 cmake --build build -j "$TYPEFLOW_JOBS"
