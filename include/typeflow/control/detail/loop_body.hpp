@@ -113,7 +113,7 @@ struct step_feed {
 
 /// Captured node N's value in the run ctx, fed to a step.
 template <class N, class Ctx>
-auto captured_feed(Ctx& ctx) {
+[[gnu::always_inline]] inline auto captured_feed(Ctx& ctx) {
   const auto& v = ctx.template value<N>();
   return step_feed<N, std::remove_cvref_t<decltype(v)>>{v};
 }
@@ -141,7 +141,7 @@ using capture_store = mp::mp_if_c<std::is_same_v<capture_source_t<Bound, Cap>, C
 /// The feed of capture Cap to a step: its own value in the run, or the stored value of the
 /// node it is bound to.
 template <class Cap, class Ctx, class Store>
-auto capture_feed(Ctx& ctx, const Store& store) {
+[[gnu::always_inline]] inline auto capture_feed(Ctx& ctx, const Store& store) {
   if constexpr (std::is_same_v<Store, no_capture_store>) {
     return captured_feed<Cap>(ctx);
   } else {
@@ -151,7 +151,7 @@ auto capture_feed(Ctx& ctx, const Store& store) {
 
 /// The value of capture Cap in a step (what capture_feed feeds).
 template <class Cap, class Ctx, class Store>
-decltype(auto) capture_value(Ctx& ctx, const Store& store) {
+[[gnu::always_inline]] inline decltype(auto) capture_value(Ctx& ctx, const Store& store) {
   if constexpr (std::is_same_v<Store, no_capture_store>) {
     return ctx.template value<Cap>();
   } else {
