@@ -41,3 +41,27 @@ print(lib.openblas_get_corename().decode())'
   own=$(env -u OPENBLAS_CORETYPE /usr/bin/python3 -c "$probe" 2>/dev/null || echo '?')
   echo "$used (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE; OpenBLAS alone picks $own)"
 }
+
+# bench_pin: the CPU affinity of the measured processes, in the array `pin`, put before each
+# timed command (the programs, the PyTorch scripts, the timed compiles; not the build).
+#
+# The two CPUs of the machine of the 2026-12-04 runs are not alike: the same compile is
+# 1.5-1.6x slower on CPU 1 (benchmarks/RESULTS.md, "The machine's two CPUs"). A benchmark
+# whose two programs ran one after the other could land on different CPUs, and the ratio
+# then measured the CPUs. So by default every measured process runs on CPU 0
+# (BENCH_CPU=0); set BENCH_CPU to another CPU, or to "none" to leave them to the scheduler.
+# The machine line names the CPU (`pinned`). benchmarks/distributed/ does not pin: its
+# ranks use both cores.
+bench_pin() {
+  BENCH_CPU=${BENCH_CPU:-0}
+  pin=()
+  if [ "$BENCH_CPU" != none ]; then
+    command -v taskset > /dev/null || { echo "run.sh: BENCH_CPU needs taskset (util-linux)" >&2; exit 1; }
+    taskset -c "$BENCH_CPU" true 2> /dev/null || { echo "run.sh: cannot pin to CPU $BENCH_CPU" >&2; exit 1; }
+    pin=(taskset -c "$BENCH_CPU")
+  fi
+}
+# pinning: what bench_pin chose, for the machine line ("CPU 0" or "not pinned").
+pinning() {
+  if [ ${#pin[@]} -eq 0 ]; then echo "not pinned"; else echo "CPU $BENCH_CPU"; fi
+}

@@ -10,7 +10,9 @@
 # the load and the verdict against each target. Installs the Debian packages it needs.
 #
 #   benchmarks/cnn/run.sh [repetitions] [steps]   (default 3 and 1875; env BUILD_DIR,
-#                                                  COMPILE_REPS (3), JOBS (1))
+#                                                  COMPILE_REPS (3), JOBS (1), BENCH_CPU (0:
+#                                                  every measured process on CPU 0; "none"
+#                                                  to leave them unpinned; common.sh))
 #
 # Not run by CI. Raw results go to $BUILD_DIR/cnn-results/.
 set -euo pipefail
@@ -28,6 +30,7 @@ python=/usr/bin/python3   # Debian's, where python3-torch lives
 packages=(g++ make cmake libboost-dev libxtensor-dev libxtensor-blas-dev libopenblas-dev libcereal-dev
           libbenchmark-dev zlib1g-dev dataset-fashion-mnist python3-torch python3-numpy time)
 source "$root/benchmarks/common.sh"
+bench_pin  # the measured processes on one CPU (BENCH_CPU, default 0; common.sh)
 install_missing_packages "${packages[@]}"
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
@@ -48,15 +51,16 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
   echo "torch=$($python -c 'import torch; print(torch.__version__)')"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include 2>/dev/null || echo ' (include/ modified)')"
   echo "steps=$steps"
+  echo "pinned=$(pinning)"
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
 run_one() {  # impl rep
   local impl=$1 r=$2 line
   case $impl in
-    typeflow)    line=$("$bin/bench_cnn_typeflow" 1 "$steps") ;;
-    handwritten) line=$("$bin/bench_cnn_handwritten" 1 "$steps") ;;
-    pytorch)     line=$($python "$here/cnn_pytorch.py" 1 1 "$steps") ;;
+    typeflow)    line=$("${pin[@]}" "$bin/bench_cnn_typeflow" 1 "$steps") ;;
+    handwritten) line=$("${pin[@]}" "$bin/bench_cnn_handwritten" 1 "$steps") ;;
+    pytorch)     line=$("${pin[@]}" $python "$here/cnn_pytorch.py" 1 1 "$steps") ;;
   esac
   echo "{\"rep\": $r, \"load\": \"$(cut -d' ' -f1 /proc/loadavg)\", \"result\": $line}" >> "$out/epochs.jsonl"
   echo "run.sh:   $impl: $line" >&2
@@ -84,7 +88,7 @@ PY
 )
 for r in $(seq 1 "$compile_reps"); do
   echo "run.sh: compiling cnn_typeflow.cpp, repetition $r/$compile_reps" >&2
-  (cd "$dir" && eval "/usr/bin/time -v $cmd") 2> "$out/compile_$r.txt"
+  (cd "$dir" && eval "${pin[*]} /usr/bin/time -v $cmd") 2> "$out/compile_$r.txt"
 done
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 

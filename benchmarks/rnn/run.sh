@@ -17,7 +17,9 @@
 #
 #   benchmarks/rnn/run.sh [repetitions]      (default 5; env BUILD_DIR, COMPILE_REPS (3),
 #                                             STATIC_COMPILE_REPS (COMPILE_REPS),
-#                                             STATIC_COMPILE_CPU_LIMIT (300 s: 10x its budget), JOBS (1))
+#                                             STATIC_COMPILE_CPU_LIMIT (300 s: 10x its budget), JOBS (1),
+#                                             BENCH_CPU (0: every measured process on CPU 0;
+#                                             "none" to leave them unpinned; common.sh))
 #
 # Not run by CI. Raw results go to $BUILD_DIR/rnn-results/.
 set -euo pipefail
@@ -37,6 +39,7 @@ python=/usr/bin/python3   # Debian's, where python3-torch lives
 packages=(g++ make cmake libboost-dev libxtensor-dev libxtensor-blas-dev libopenblas-dev libcereal-dev
           libbenchmark-dev python3-torch python3-numpy time)
 source "$root/benchmarks/common.sh"
+bench_pin  # the measured processes on one CPU (BENCH_CPU, default 0; common.sh)
 install_missing_packages "${packages[@]}"
 
 # --- build: Release at -O2 (CMake's Release default is -O3), one job by default ----------------
@@ -58,6 +61,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
   echo "gxx=$(g++ --version | head -1)"
   echo "openblas=$(dpkg-query -W -f='${Version}' libopenblas0-pthread 2>/dev/null || echo '?')"
   echo "openblas_core=$(openblas_core)"
+  echo "pinned=$(pinning)"
   echo "torch=$($python -c 'import torch; print(torch.__version__)')"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include 2>/dev/null || echo ' (include/ modified)')"
   echo "static_compile_cpu_limit=$static_cpu_limit"
@@ -68,12 +72,12 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
 run_one() {  # impl rep
   local impl=$1 r=$2 line
   case $impl in
-    bigru_typeflow)   line=$("$bin/bench_rnn_bigru_typeflow" 5 500 50) ;;
-    bigru_pytorch)    line=$($python "$here/pytorch_rnn.py" bigru 5 100 10) ;;
-    gru128_typeflow)  line=$("$bin/bench_rnn_gru128_typeflow" train 5 10 3) ;;
-    gru128_forward)   line=$("$bin/bench_rnn_gru128_typeflow" forward 5 10 3) ;;
-    gru128_pytorch)   line=$($python "$here/pytorch_rnn.py" gru128 5 10 3) ;;
-    sgemm)            line=$("$bin/bench_rnn_sgemm" 7 1000) ;;
+    bigru_typeflow)   line=$("${pin[@]}" "$bin/bench_rnn_bigru_typeflow" 5 500 50) ;;
+    bigru_pytorch)    line=$("${pin[@]}" $python "$here/pytorch_rnn.py" bigru 5 100 10) ;;
+    gru128_typeflow)  line=$("${pin[@]}" "$bin/bench_rnn_gru128_typeflow" train 5 10 3) ;;
+    gru128_forward)   line=$("${pin[@]}" "$bin/bench_rnn_gru128_typeflow" forward 5 10 3) ;;
+    gru128_pytorch)   line=$("${pin[@]}" $python "$here/pytorch_rnn.py" gru128 5 10 3) ;;
+    sgemm)            line=$("${pin[@]}" "$bin/bench_rnn_sgemm" 7 1000) ;;
   esac
   echo "{\"rep\": $r, \"load\": \"$(cut -d' ' -f1 /proc/loadavg)\", \"result\": $line}" >> "$out/steps.jsonl"
   echo "run.sh:   $impl: $line" >&2
@@ -118,7 +122,7 @@ for r in $(seq 1 "$compile_reps"); do
     limit=unlimited
     [[ "$label" == static_rnn* ]] && limit=$static_cpu_limit
     # ulimit -t: the compiler is stopped (SIGXCPU) past the limit; the result is then a lower bound.
-    (cd "$dir" && ulimit -t "$limit" && eval "/usr/bin/time -v $cmd") 2> "$out/compile_${label}_$r.txt" ||
+    (cd "$dir" && ulimit -t "$limit" && eval "${pin[*]} /usr/bin/time -v $cmd") 2> "$out/compile_${label}_$r.txt" ||
       echo "run.sh:   $label: the compiler stopped or failed (see $out/compile_${label}_$r.txt)" >&2
   done
 done
@@ -131,5 +135,5 @@ echo
 echo '**4. cblas_sgemm with beta = 0 against memset and beta = 1** (`bench_rnn_sgemm beta`, CPU time, median of 7, interleaved)'
 echo
 echo '```'
-"$bin/bench_rnn_sgemm" beta 7
+"${pin[@]}" "$bin/bench_rnn_sgemm" beta 7
 echo '```'

@@ -39,7 +39,8 @@ def verdict(ok):
 
 print(f"Measured {machine['date']} on {machine['nproc']} cores, {machine['cpu']} "
       f"(OpenBLAS {machine['openblas']}, kernel {machine['openblas_core'] or '?'}), {machine['gxx']}, "
-      f"PyTorch {machine['torch']} (Debian), typeflow at {machine['commit']}; -O2; everything at 1 thread "
+      f"PyTorch {machine['torch']} (Debian), typeflow at {machine['commit']}; -O2; every measured process "
+      f"on {machine.get('pinned', 'no CPU in particular (not pinned)')}; everything at 1 thread "
       f"(`OPENBLAS_NUM_THREADS=1`, `torch.set_num_threads(1)`, `OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE`). "
       f"Load average {machine['load_start']} at the start, {machine.get('load_end', '?')} at the end "
       f"(a shared machine: the verdicts use CPU time).")

@@ -10,7 +10,9 @@
 # machine, the date, the load and the verdict against the target (5x). Installs the Debian
 # packages it needs.
 #
-#   benchmarks/seq2seq/run.sh [repetitions]   (default 5; env BUILD_DIR, FULL (1), JOBS (1))
+#   benchmarks/seq2seq/run.sh [repetitions]   (default 5; env BUILD_DIR, FULL (1), JOBS (1),
+#                                              BENCH_CPU (0: every measured process on CPU 0;
+#                                              "none" to leave them unpinned; common.sh))
 #
 # The typeflow programs compile for two to four minutes each at -O2 (one bucket's graph each);
 # they are built one after the other. Not run by CI. Raw results go to $BUILD_DIR/seq2seq-results/.
@@ -29,6 +31,7 @@ python=/usr/bin/python3   # Debian's, where python3-torch lives
 packages=(g++ make cmake libboost-dev libxtensor-dev libxtensor-blas-dev libopenblas-dev libcereal-dev
           libbenchmark-dev python3-torch python3-numpy)
 source "$root/benchmarks/common.sh"
+bench_pin  # the measured processes on one CPU (BENCH_CPU, default 0; common.sh)
 install_missing_packages "${packages[@]}"
 
 # --- build: Release at -O2 (CMake's Release default is -O3), one job by default ----------------
@@ -52,6 +55,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
   echo "gxx=$(g++ --version | head -1)"
   echo "torch=$($python -c 'import torch; print(torch.__version__)')"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include 2>/dev/null || echo ' (include/ modified)')"
+  echo "pinned=$(pinning)"
   echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 
@@ -59,8 +63,8 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
 run_one() {  # impl model rep
   local impl=$1 m=$2 r=$3 line
   case $impl in
-    typeflow) line=$("$bin/bench_seq2seq_copy${m/-/_}" 5 200 20) ;;
-    pytorch)  line=$($python "$here/pytorch_seq2seq.py" "$m" 5 50 10) ;;
+    typeflow) line=$("${pin[@]}" "$bin/bench_seq2seq_copy${m/-/_}" 5 200 20) ;;
+    pytorch)  line=$("${pin[@]}" $python "$here/pytorch_seq2seq.py" "$m" 5 50 10) ;;
   esac
   echo "{\"rep\": $r, \"load\": \"$(cut -d' ' -f1 /proc/loadavg)\", \"result\": $line}" >> "$out/steps.jsonl"
   echo "run.sh:   $impl $m: $line" >&2

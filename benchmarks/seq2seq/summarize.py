@@ -32,7 +32,8 @@ def med(v):
 
 
 print(f"Measured {machine['date']} on {machine['nproc']} cores, {machine['cpu']}, {machine['gxx']}, "
-      f"PyTorch {machine['torch']} (Debian), typeflow at {machine['commit']}; -O2; everything at 1 thread "
+      f"PyTorch {machine['torch']} (Debian), typeflow at {machine['commit']}; -O2; every measured process "
+      f"on {machine.get('pinned', 'no CPU in particular (not pinned)')}; everything at 1 thread "
       f"(`torch.set_num_threads(1)`, `OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE`, `OPENBLAS_NUM_THREADS=1`). "
       f"Load average {machine['load_start']} at the start, {machine.get('load_end', '?')} at the end "
       f"(a shared machine: the verdict uses CPU time).")
