@@ -61,7 +61,8 @@ bench_pin() {
     pin=(taskset -c "$BENCH_CPU")
   fi
 }
-# pinning: what bench_pin chose, for the machine line ("CPU 0" or "not pinned").
+# pinning: what bench_pin chose, for the machine line ("CPU 0", or "no CPU in particular
+# (not pinned)").
 pinning() {
-  if [ ${#pin[@]} -eq 0 ]; then echo "not pinned"; else echo "CPU $BENCH_CPU"; fi
+  if [ ${#pin[@]} -eq 0 ]; then echo "no CPU in particular (not pinned)"; else echo "CPU $BENCH_CPU"; fi
 }

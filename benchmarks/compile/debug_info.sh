@@ -14,7 +14,7 @@
 #   COMPILERS     (g++ clang++-19)
 #   DEBUG_FLAGS   the debug settings compared, ';'-separated ("none;-g1;-g")
 #   MEM_LIMIT_MB  address-space limit of a compile (12288)
-#   CPU           pin each compile to this CPU with taskset (unset: not pinned)
+#   BENCH_CPU     the CPU each compile runs on (0; "none": not pinned; benchmarks/common.sh)
 set -u -o pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,10 +27,10 @@ OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
 [[ -x /usr/bin/time ]] || { echo "debug_info.sh: needs /usr/bin/time (Debian package 'time')" >&2; exit 1; }
-pin=()
-[[ -n "${CPU:-}" ]] && pin=(taskset -c "$CPU")
+source "$ROOT/benchmarks/common.sh"
+bench_pin
 
-echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, typeflow at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), -O0, one compile at a time."
+echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, typeflow at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), -O0, one compile at a time, on $(pinning)."
 echo
 echo "| program | compiler | debug | CPU s | peak memory | object |"
 echo "|---|---|---|---|---|---|"

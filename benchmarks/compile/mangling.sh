@@ -16,7 +16,7 @@
 # Environment:
 #   CXXFLAGS  the compile's flags (CI's for the tests: -std=c++20 -O1 -DNDEBUG
 #             -ftemplate-depth=4096, with include/, tests/ and tests/support/)
-#   CPU       the CPU to pin the compile to (0; "none": not pinned)
+#   BENCH_CPU the CPU the compile runs on (0; "none": not pinned; benchmarks/common.sh)
 #   TOP       how many families to print (30)
 set -euo pipefail
 
@@ -24,7 +24,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 src=${1:?usage: mangling.sh SOURCE (relative to the repository)}
 cxxflags=${CXXFLAGS:--std=c++20 -O1 -DNDEBUG -ftemplate-depth=4096 -I$root/include -I$root/tests -I$root/tests/support}
-cpu=${CPU:-0}
 top=${TOP:-30}
 cc1plus=$(g++ -print-prog-name=cc1plus)
 command -v perf > /dev/null || { echo "mangling.sh: needs perf (Debian package linux-perf)" >&2; exit 1; }
@@ -43,8 +42,8 @@ perf probe -q -x "$cc1plus" --add mangle_decl
 perf probe -q -x "$cc1plus" --add 'mangle_decl%return'
 perf probe -q -x "$cc1plus" --add "name=ix86_mangle_decl_assembler_name len=+32(%si):u32$words"
 
-pin=()
-[ "$cpu" != none ] && pin=(taskset -c "$cpu")
+source "$root/benchmarks/common.sh"
+bench_pin
 # shellcheck disable=SC2086  # cxxflags is a list of flags
 "${pin[@]}" perf record -q -e 'probe_cc1plus:*' -o "$work/probes.data" -- \
   g++ $cxxflags -c "$root/$src" -o "$work/out.o"
