@@ -6,11 +6,16 @@
 // moments + batch_normalization, batch_variance = the moments' variance * n / (n - 1);
 // _inference_ref; shapes [1, 1, 6, 1], [1, 1, 6, 2], [2, 2, 6, 2]; gradients checked here by
 // central differences in double), and the layer's moving statistics after training steps,
-// hand-computed.
+// hand-computed; tensorflow/python/layers/normalization_test.py's BNTest cases for the last
+// axis (test4DInputAxis3, testNegativeAxis, testBooleanLearningPhase, testFunctionalNoReuse,
+// testFunctionalReuse, test3DInputAxis2) at the end.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include <xtensor/xfixed.hpp>
@@ -281,4 +286,152 @@ TEST_CASE("a steady training step of a batch-normalized model allocates nothing"
   const long before = allocation_count();
   for (int i = 0; i < 20; ++i) sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(training, true));
   CHECK(allocation_count() == before);
+}
+
+// --- more of nn_fused_batchnorm_test.py: testTrainingShape3, testTrainingShape6, testInferenceShape5
+
+TEST_CASE("fused_batch_norm training [1, 2, 1, 6] (testTrainingShape3) and [1, 1, 1, 1] (testTrainingShape6)") {
+  check_fused_training<shape<1, 2, 1, 6>>();
+  // One sample per channel: the corrected variance divides by max(n - 1, 1) = 1, so it is 0.
+  check_fused_training<shape<1, 1, 1, 1>>();
+}
+
+TEST_CASE("fused_batch_norm inference of an empty batch [0, 131, 127, 6] (testInferenceShape5)") {
+  auto x = tf::placeholder<"fe_x", float, shape<tf::dyn, 131, 127, 6>>();
+  auto p = tf::placeholder<"fe_p", float, shape<6>>();
+  auto r = tf::fused_batch_norm(x, p, p, p, p);
+  tf::session sess(r.y);
+  const auto y = sess.run(r.y, tf::feed(x, xt::xtensor<float, 4>::from_shape({0, 131, 127, 6})),
+                          tf::feed(p, tf::storage_t<float, shape<6>>{1, 1, 1, 1, 1, 1}));
+  CHECK(y.size() == 0);
+  CHECK(y.shape()[0] == 0);
+}
+
+// --- tensorflow/python/layers/normalization_test.py (BNTest) ---------------------------------
+//
+// Its inputs are np.random.random(shape) + 100 (float32; testFunctionalReuse: without + 100):
+// here pseudo-random values in [100, 101) ([0, 1)) from a fixed LCG. Its checks, redone on the fetched values in double:
+// normed = (output - epsilon) * gamma + beta has mean 0 (places=1: |m| < 0.05) and std 1;
+// after 100 steps with momentum 0.9 the moving statistics are np.mean and np.square(np.std)
+// of the inputs over all but the normalized axis (atol 1e-2); with training false the
+// output is normalized again.
+
+namespace {
+
+template <class S>
+tf::storage_t<float, S> random_plus(std::uint32_t seed, float offset = 100.0f) {
+  tf::storage_t<float, S> v{};
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    v.data()[i] = offset + static_cast<float>(seed >> 8) / 16777216.0f;
+  }
+  return v;
+}
+
+/// assertAlmostEqual(np.mean(normed), 0, places) and assertAlmostEqual(np.std(normed), 1, places=1)
+/// with gamma ones and beta zeros, as the layer creates them.
+template <class V>
+void check_normalized(const V& out, double epsilon, double mean_tolerance) {
+  double sum = 0, sq = 0;
+  const double n = static_cast<double>(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) sum += out.data()[i] - epsilon;
+  const double mean = sum / n;
+  for (std::size_t i = 0; i < out.size(); ++i) sq += std::pow(out.data()[i] - epsilon - mean, 2);
+  CHECK(std::abs(mean) < mean_tolerance);
+  CHECK(std::abs(std::sqrt(sq / n) - 1.0) < 0.05);
+}
+
+/// np.mean and np.square(np.std) of x over every axis but the last.
+template <class V, class M>
+void check_moving_statistics(const V& x, std::size_t c, const M& moving_mean, const M& moving_var) {
+  std::vector<double> m, v;
+  channel_moments(x, c, m, v);
+  for (std::size_t j = 0; j < c; ++j) {
+    INFO("channel " << j);
+    CHECK(std::abs(moving_mean(j) - m[j]) <= 1e-2);
+    CHECK(std::abs(moving_var(j) - v[j]) <= 1e-2);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("normalization_test.py BNTest on [5, 4, 3, 6] over the last axis, momentum 0.9, epsilon 1e-3") {
+  using X = shape<5, 4, 3, 6>;
+  auto x1 = tf::placeholder<"bt_x1", float, X>();
+  auto x2 = tf::placeholder<"bt_x2", float, X>();
+  auto training = tf::placeholder<"bt_training", bool>();
+  auto bn1 = tf::layers::batch_normalization<"bn">(x1, training, 0.9, 1e-3);
+  auto bn2 = tf::layers::batch_normalization<"bn">(x2, training, 0.9, 1e-3);  // the same name: reuse=True
+  auto on = tf::layers::batch_normalization<"bn">(x1, tf::constant<true>(), 0.9, 1e-3);
+  auto off = tf::layers::batch_normalization<"bn">(x1, tf::constant<false>(), 0.9, 1e-3);
+  static_assert(std::is_same_v<tf::shape_of<decltype(bn1.output)>, X>);
+  auto moving_mean = tf::variable<"bn/moving_mean", float, shape<6>, tf::init::zeros()>();
+  auto moving_var = tf::variable<"bn/moving_variance", float, shape<6>, tf::init::ones()>();
+  tf::session sess(bn1.output, bn1.update_ops, bn2.output, bn2.update_ops, on.output, on.update_ops, off.output,
+                   moving_mean, moving_var);
+  sess.initialize_all();
+
+  SUBCASE("test4DInputAxis3, testNegativeAxis, testFunctionalNoReuse: a bool placeholder") {
+    // testFunctionalNoReuse / testCreateBN: the variables bn/gamma, bn/beta, bn/moving_mean,
+    // bn/moving_variance, and two updates (bn.updates, UPDATE_OPS) of the moving statistics.
+    const auto g = tf::describe_graph(bn1.output, bn1.update_ops);
+    std::vector<std::string> variables, written;
+    for (const auto& n : g.nodes) {
+      if (n.op == "VariableV2") variables.push_back(n.name + " " + n.shape);
+      for (const auto& w : n.writes) written.push_back(w);
+    }
+    std::sort(variables.begin(), variables.end());
+    std::sort(written.begin(), written.end());
+    CHECK(variables ==
+          std::vector<std::string>{"bn/beta [6]", "bn/gamma [6]", "bn/moving_mean [6]", "bn/moving_variance [6]"});
+    CHECK(written == std::vector<std::string>{"bn/moving_mean", "bn/moving_variance"});
+
+    const auto xv = random_plus<X>(1);
+    for (int step = 0; step < 100; ++step) {
+      const auto out =
+          std::get<0>(sess.run(tf::fetch(bn1.output, bn1.update_ops), tf::feed(x1, xv), tf::feed(training, true)));
+      if (step % 33 == 0) check_normalized(out, 1e-3, 0.05);
+    }
+    check_moving_statistics(xv, 6, sess.run(moving_mean), sess.run(moving_var));
+    check_normalized(sess.run(bn1.output, tf::feed(x1, xv), tf::feed(training, false)), 1e-3, 0.05);
+  }
+  SUBCASE("testBooleanLearningPhase: training=True and training=False layers sharing the variables") {
+    const auto xv = random_plus<X>(2);
+    for (int step = 0; step < 100; ++step) {
+      const auto out = std::get<0>(sess.run(tf::fetch(on.output, on.update_ops), tf::feed(x1, xv)));
+      if (step % 33 == 0) check_normalized(out, 1e-3, 0.005);  // places=2
+    }
+    check_moving_statistics(xv, 6, sess.run(moving_mean), sess.run(moving_var));
+    check_normalized(sess.run(off.output, tf::feed(x1, xv)), 1e-3, 0.05);
+  }
+  SUBCASE("testFunctionalReuse: the second call's updates move the shared statistics") {
+    const auto xv = random_plus<X>(3, 0.0f);  // np.random.random((5, 4, 3, 6)), no + 100 here
+    tf::storage_t<float, X> out{};
+    for (int step = 0; step < 100; ++step)
+      out = std::get<0>(sess.run(tf::fetch(bn2.output, bn2.update_ops), tf::feed(x2, xv), tf::feed(training, true)));
+    check_moving_statistics(xv, 6, sess.run(moving_mean), sess.run(moving_var));
+    check_normalized(out, 1e-3, 0.005);
+    check_normalized(sess.run(bn2.output, tf::feed(x2, xv), tf::feed(training, false)), 1e-3, 0.005);
+    // The first call normalizes with the same moving statistics.
+    CHECK(sess.run(bn1.output, tf::feed(x1, xv), tf::feed(training, false)) ==
+          sess.run(bn2.output, tf::feed(x2, xv), tf::feed(training, false)));
+  }
+}
+
+TEST_CASE("normalization_test.py test3DInputAxis2: [5, 4, 3] over the last axis (TF's non-fused layer)") {
+  using X = shape<5, 4, 3>;
+  auto x = tf::placeholder<"b3_x", float, X>();
+  auto training = tf::placeholder<"b3_training", bool>();
+  auto bn = tf::layers::batch_normalization<"b3">(x, training, 0.9, 1e-3);
+  auto moving_mean = tf::variable<"b3/moving_mean", float, shape<3>, tf::init::zeros()>();
+  auto moving_var = tf::variable<"b3/moving_variance", float, shape<3>, tf::init::ones()>();
+  tf::session sess(bn.output, bn.update_ops, moving_mean, moving_var);
+  sess.initialize_all();
+  const auto xv = random_plus<X>(4);
+  for (int step = 0; step < 100; ++step) {
+    const auto out = std::get<0>(sess.run(tf::fetch(bn.output, bn.update_ops), tf::feed(x, xv), tf::feed(training, true)));
+    if (step % 33 == 0) check_normalized(out, 1e-3, 0.05);
+  }
+  check_moving_statistics(xv, 3, sess.run(moving_mean), sess.run(moving_var));
+  check_normalized(sess.run(bn.output, tf::feed(x, xv), tf::feed(training, false)), 1e-3, 0.05);
 }

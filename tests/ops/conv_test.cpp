@@ -227,3 +227,27 @@ TEST_CASE("a conv2d training step allocates nothing after the first run, and tra
   CHECK(typeflow_test::allocation_count() == before);
   CHECK(last < first);
 }
+
+TEST_CASE("conv_ops_test.py testConv2DKernelSizeMatchesInputSizeBackpropInput / BackpropFilter, testConv2DEmptyBackpropInput") {
+  // input_sizes [1, 2, 2, 1], filter_sizes [2, 2, 1, 2], output_sizes [1, 1, 1, 2], VALID:
+  // Conv2DBackpropInput(filter 1..8, out_backprop 1..2) = [5, 11, 17, 23],
+  // Conv2DBackpropFilter(input 1..4, out_backprop 1..2) = [1, 2, 2, 4, 3, 6, 4, 8].
+  auto x = tf::placeholder<"x", float, shape<1, 2, 2, 1>>();
+  auto f = tf::placeholder<"f", float, shape<2, 2, 1, 2>>();
+  auto dy = tf::placeholder<"dy", float, shape<1, 1, 1, 2>>();
+  auto dx = tf::conv2d_transpose<shape<1, 2, 2, 1>>(dy, f);
+  auto df = tf::gradient(tf::reduce_sum(tf::conv2d(x, f) * dy), f);
+  tf::session sess(dx, df);
+  const auto [vx, vf] = sess.run(tf::fetch(dx, df), tf::feed(x, iota<float, shape<1, 2, 2, 1>>()),
+                                 tf::feed(f, iota<float, shape<2, 2, 1, 2>>()), tf::feed(dy, iota<float, shape<1, 1, 1, 2>>()));
+  check_values(values(vx), {5, 11, 17, 23});
+  check_values(values(vf), {1, 2, 2, 4, 3, 6, 4, 8});
+  // input_sizes [0, 2, 3, 1], filter [2, 2, 1, 1], output_sizes [0, 1, 2, 1]: an empty result.
+  auto v = tf::placeholder<"v", float, shape<dyn, 1, 2, 1>>();
+  auto f1 = tf::placeholder<"f1", float, shape<2, 2, 1, 1>>();
+  auto e = tf::conv2d_transpose<shape<dyn, 2, 3, 1>>(v, f1);
+  tf::session es(e);
+  const auto out = es.run(e, tf::feed(v, xt::xtensor<float, 4>::from_shape({0, 1, 2, 1})),
+                          tf::feed(f1, iota<float, shape<2, 2, 1, 1>>()));
+  CHECK(out.shape() == std::array<std::size_t, 4>{0, 2, 3, 1});
+}

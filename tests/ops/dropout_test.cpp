@@ -5,9 +5,12 @@
 // 10000 elements, 4.5 standard deviations at rate 0.5 — and kept values exactly
 // x * (1 / (1 - rate))), testShapedDropout (noise_shape [batch, 1]: whole rows kept or
 // dropped), testDropoutPlaceholderRate, and the seed's reproducibility; and the session-owned
-// random state: masks differ across runs, repeat from a seed, stay out of checkpoints.
+// random state: masks differ across runs, repeat from a seed, stay out of checkpoints. Also
+// tensorflow/python/layers/core_test.py DropoutTest (testFunctionalDropout, testDynamicRate,
+// testCustomNoiseShape, testDynamicNoiseShape), at the end.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -217,4 +220,33 @@ TEST_CASE("the mask is the sequential splitmix64 stream compared with rate as do
       CHECK(same == n);
     }
   }
+}
+
+TEST_CASE("tensorflow/python/layers/core_test.py DropoutTest: functional, dynamic rate, custom and dynamic noise shapes") {
+  // x = ones; with training true some element is dropped (np_output.min() == 0), with
+  // training false or rate 0 the output is x; with noise_shape [5, 1, 2] on [5, 3, 2] the
+  // mask is the same along axis 1 (np_output[:, 0, :] == np_output[:, 1, :]).
+  auto x = tf::placeholder<"dt_x", float, shape<5, 3, 2>>();
+  auto rate = tf::placeholder<"dt_rate", float>();
+  auto training = tf::placeholder<"dt_training", bool>();
+  auto plain = tf::layers::dropout<31>(x, rate, training);                           // testFunctionalDropout, testDynamicRate
+  auto custom = tf::layers::dropout<32, shape<5, 1, 2>>(x, rate, training);          // testCustomNoiseShape
+  auto dynamic = tf::layers::dropout<33, shape<dyn, 1, dyn>>(x, rate, training);     // testDynamicNoiseShape
+  tf::session sess(plain, custom, dynamic);
+  sess.initialize_all();
+  tf::storage_t<float, shape<5, 3, 2>> ones;
+  std::fill(ones.begin(), ones.end(), 1.0f);
+  const auto [p, c, d] = sess.run(tf::fetch(plain, custom, dynamic), tf::feed(x, ones), tf::feed(rate, 0.5f),
+                                  tf::feed(training, true));
+  CHECK(*std::min_element(p.begin(), p.end()) == 0.0f);
+  for (const auto& m : {c, d})
+    for (std::size_t i = 0; i < 5; ++i)
+      for (std::size_t k = 0; k < 2; ++k) {
+        CHECK(m(i, 0, k) == m(i, 1, k));
+        CHECK(m(i, 0, k) == m(i, 2, k));
+        CHECK((m(i, 0, k) == 0.0f || m(i, 0, k) == 2.0f));
+      }
+  // training false: x itself (testFunctionalDropout); rate 0 with training true: x (testDynamicRate).
+  CHECK(sess.run(plain, tf::feed(x, ones), tf::feed(rate, 0.5f), tf::feed(training, false)) == ones);
+  CHECK(sess.run(plain, tf::feed(x, ones), tf::feed(rate, 0.0f), tf::feed(training, true)) == ones);
 }
