@@ -184,3 +184,72 @@ TEST_CASE("RNNTest.testCellsBuild: the four cells, float32 and float64") {
   check_cell_builds<rnn::lstm_cell<3>, float>();
   check_cell_builds<rnn::lstm_cell<3>, double>();
 }
+
+// ---- rnn_cell_test.py: ResidualWrapper -------------------------------------------------------
+
+// rnn_cell_test.py RNNCellTest.testResidualWrapper: GRUCell(3) under "root", kernels 0.5, x
+// [[1, 1, 1]], m [[0.1, 0.1, 0.1]]; the wrapper over the same cell (reuse_variables) gives
+// the cell's output plus x, and the cell's state untouched. The wrapper adds no scope and no
+// variable: one session holds the cell's four, "root/gru_cell/...".
+TEST_CASE("RNNCellTest.testResidualWrapper: output + input, the state the cell's, no variable of its own") {
+  auto x = tf::placeholder<"x", float, tf::shape<1, 3>>();
+  auto m = tf::placeholder<"m", float, tf::shape<1, 3>>();
+  auto [g, m_new] = rnn::gru_cell<3>{}.call<"root">(x, m);
+  auto [g_res, m_new_res] = rnn::residual_wrapper(rnn::gru_cell<3>{}).call<"root">(x, m);
+  static_assert(rnn::residual_wrapper<rnn::gru_cell<3>>::output_size == 3);
+  tf::session sess(g, g_res, m_new, m_new_res);
+  const auto names = names_of(sess);
+  CHECK(names.size() == 4);
+  CHECK(all_start_with(names, "root/gru_cell/"));
+  kernels_to_half(sess);
+  auto [rg, rg_res, rm, rm_res] = sess.run(tf::fetch(g, g_res, m_new, m_new_res),
+                                           tf::feed(x, xt::xtensor<float, 2>{{1, 1, 1}}),
+                                           tf::feed(m, xt::xtensor<float, 2>{{0.1f, 0.1f, 0.1f}}));
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(rg_res(0, i) == doctest::Approx(rg(0, i) + 1.0f).epsilon(1e-6));
+    CHECK(rm_res(0, i) == doctest::Approx(rm(0, i)).epsilon(1e-6));
+  }
+  // The GRU's output, by hand: r = u = sigmoid(0.5 (3 + 0.3) + 1), c = tanh(0.5 (3 + 3 r 0.1)),
+  // u 0.1 + (1 - u) c: the cell ran (no zero output).
+  check_all(rg, 0.1546050327);
+}
+
+// rnn_cell_test.py RNNCellTest.testResidualWrapperWithSlice: x [[1, 1, 1, 1, 1]] of depth 5
+// into GRUCell(3), residual_fn = slice(inp, [0, 0], [-1, 3]) + out.
+TEST_CASE("RNNCellTest.testResidualWrapperWithSlice: a residual function of one's own") {
+  auto x = tf::placeholder<"x", float, tf::shape<1, 5>>();
+  auto m = tf::placeholder<"m", float, tf::shape<1, 3>>();
+  auto [g, m_new] = rnn::gru_cell<3>{}.call<"root">(x, m);
+  auto residual_with_slice_fn = [](const auto& inp, const auto& out) {
+    return tf::slice<tf::ints<0, 0>, tf::ints<-1, 3>>(inp) + out;
+  };
+  auto [g_res, m_new_res] = rnn::residual_wrapper(rnn::gru_cell<3>{}, residual_with_slice_fn).call<"root">(x, m);
+  tf::session sess(g, g_res, m_new, m_new_res);
+  CHECK(names_of(sess).size() == 4);
+  kernels_to_half(sess);
+  auto [rg, rg_res, rm, rm_res] = sess.run(tf::fetch(g, g_res, m_new, m_new_res),
+                                           tf::feed(x, xt::xtensor<float, 2>{{1, 1, 1, 1, 1}}),
+                                           tf::feed(m, xt::xtensor<float, 2>{{0.1f, 0.1f, 0.1f}}));
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(rg_res(0, i) == doctest::Approx(rg(0, i) + 1.0f).epsilon(1e-6));
+    CHECK(rm_res(0, i) == doctest::Approx(rm(0, i)).epsilon(1e-6));
+  }
+  check_all(rg, 0.1225458777);  // as above, with 5 ones in x: 0.5 (5 + 0.3) + 1, 0.5 (5 + 3 r 0.1)
+}
+
+// dynamic_rnn drives a residual wrapper as any cell: each step's output is the bare cell's
+// (the same variables: one scope) plus the step's input; the final states are equal.
+TEST_CASE("dynamic_rnn of a residual wrapper: the cell's outputs plus the inputs") {
+  auto x = tf::placeholder<"x", float, tf::shape<2, 4, 3>>();
+  auto [outs, state] = rnn::dynamic_rnn(rnn::gru_cell<3>{}, x);
+  auto [res_outs, res_state] = rnn::dynamic_rnn(rnn::residual_wrapper(rnn::gru_cell<3>{}), x);
+  tf::session sess(outs, state, res_outs, res_state);
+  CHECK(names_of(sess).size() == 4);
+  set_weights(sess);
+  xt::xtensor<float, 3> v = xt::zeros<float>({2, 4, 3});
+  for (std::size_t i = 0; i < v.size(); ++i) v.flat(i) = float(std::sin(0.7 * double(i)));
+  auto [o, s, ro, rs] = sess.run(tf::fetch(outs, state, res_outs, res_state), tf::feed(x, v));
+  for (std::size_t i = 0; i < v.size(); ++i) CHECK(ro.flat(i) == doctest::Approx(o.flat(i) + v.flat(i)).epsilon(1e-6));
+  for (std::size_t i = 0; i < s.size(); ++i) CHECK(rs.flat(i) == s.flat(i));
+  CHECK(xt::amax(xt::abs(o))() > 0.01);  // the cell's outputs are not trivially zero
+}

@@ -1,10 +1,12 @@
-// typeflow/rnn/wrappers.hpp — tf.contrib.rnn's EmbeddingWrapper and OutputProjectionWrapper:
-// cells around a cell, following the cell protocol of rnn/cell.hpp, so that static_rnn and
-// the seq2seq models drive them as any cell.
+// typeflow/rnn/wrappers.hpp — tf.contrib.rnn's EmbeddingWrapper and OutputProjectionWrapper,
+// and tf.nn.rnn_cell.ResidualWrapper: cells around a cell, following the cell protocol of
+// rnn/cell.hpp, so that the drivers and the seq2seq models drive them as any cell.
 //
-// As in TensorFlow, a wrapper is a scope of its own and the wrapped cell's variables are
-// under it: "<scope>/embedding_wrapper/embedding", "<scope>/embedding_wrapper/gru_cell/...",
-// "<scope>/output_projection_wrapper/kernel", "<scope>/output_projection_wrapper/gru_cell/...".
+// As in TensorFlow, the embedding and projection wrappers are a scope of their own and the
+// wrapped cell's variables are under it: "<scope>/embedding_wrapper/embedding",
+// "<scope>/embedding_wrapper/gru_cell/...", "<scope>/output_projection_wrapper/kernel",
+// "<scope>/output_projection_wrapper/gru_cell/..."; the residual wrapper adds no scope and no
+// variable ("<scope>/gru_cell/..." as the cell alone).
 #pragma once
 
 #include <array>
@@ -16,6 +18,7 @@
 
 #include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/node.hpp"
+#include "typeflow/ops/arithmetic.hpp"
 #include "typeflow/ops/dense.hpp"
 #include "typeflow/ops/embedding.hpp"
 #include "typeflow/ops/expand.hpp"
@@ -34,7 +37,22 @@ struct embedding_wrapper_input_must_be_int_ids_of_shape_batch {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: a residual wrapper adds a step's input to the cell's output, so the
+/// input's depth must be the cell's output size; the scope, the depth and the output size.
+template <fixed_string Scope, std::size_t InputDepth, std::size_t CellOutputSize>
+struct residual_wrapper_input_depth_must_equal_the_cell_output_size {
+  static constexpr bool value = false;
+};
+
 namespace detail {
+
+// ResidualWrapper's default residual_fn: inputs + outputs.
+struct residual_add {
+  template <node X, node Out>
+  constexpr auto operator()(const X& x, const Out& out) const {
+    return x + out;
+  }
+};
 
 // What every wrapper says of the structured state: the wrapped cell's.
 template <class Wrapper, class Cell>
@@ -119,6 +137,43 @@ struct output_projection_wrapper : detail::wrapper_base<output_projection_wrappe
     auto kernel = variable<join_names<scope, "kernel">(), T, shape<in, o>, init::glorot_uniform()>();
     auto bias = variable<join_names<scope, "bias">(), T, shape<o>, init::zeros()>();
     return detail::pair_of(ops::detail::dense_layer<scope>(out, kernel, bias, Activation{}), flat);
+  }
+
+  template <node X>
+  static constexpr auto zero_flat_state(const X& x) {
+    return Cell::zero_flat_state(x);
+  }
+};
+
+/// tf.nn.rnn_cell.ResidualWrapper(cell, residual_fn): the cell's output plus the step's input
+/// (`ResidualFn{}(input, output)`, `input + output` by default), the state the cell's. It
+/// adds no scope and no variable: the cell's are "<scope>/gru_cell/..." as without it. With
+/// the default function the input's depth must be the cell's output size (a compile error
+/// naming the scope otherwise); a `ResidualFn` (a default-constructible callable, such as a
+/// lambda without captures) makes its own rule, and its result is the output.
+template <class Cell, class ResidualFn = detail::residual_add>
+struct residual_wrapper : detail::wrapper_base<residual_wrapper<Cell, ResidualFn>, Cell> {
+  static constexpr std::size_t output_size = Cell::output_size;
+
+  constexpr residual_wrapper() = default;
+  constexpr explicit residual_wrapper(const Cell&, ResidualFn = {}) {}
+
+  template <fixed_string Scope, node X, class... S>
+  auto step(const X& x, const std::tuple<S...>& state) const {
+    auto [out, flat] = Cell{}.template step<Scope>(x, state);
+    if constexpr (std::is_same_v<ResidualFn, detail::residual_add> && shape_of<X>::rank == 2) {
+      constexpr auto depth = shape_of<X>::dims[1];
+      if constexpr (depth != std::ptrdiff_t(Cell::output_size)) {
+        static_assert(rnn::residual_wrapper_input_depth_must_equal_the_cell_output_size<Scope, std::size_t(depth),
+                                                                                       Cell::output_size>::value,
+                      "typeflow::rnn::residual_wrapper: a step's input must have the depth of the cell's output");
+        return detail::pair_of(out, flat);  // inert: the error above is the one to read
+      } else {
+        return detail::pair_of(ResidualFn{}(x, out), flat);
+      }
+    } else {
+      return detail::pair_of(ResidualFn{}(x, out), flat);
+    }
   }
 
   template <node X>
