@@ -48,6 +48,7 @@ struct matmul_shape {
 template <class T>
 void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha, const T* a, std::size_t lda,
           const T* b, std::size_t ldb, T beta, T* c, std::size_t ldc) {
+  if (m == 0 || n == 0) return;  // an empty product (a batch of 0): nothing to write, c may be null
   const auto op_a = ta ? CblasTrans : CblasNoTrans;
   const auto op_b = tb ? CblasTrans : CblasNoTrans;
   if (std::is_floating_point_v<T> && beta == T(0)) {

@@ -72,7 +72,7 @@ class conv_columns_cache {
     e->g = g;
     grow(e->input, g.input_size());
     grow(e->columns, g.n * g.positions() * g.k());
-    std::memcpy(e->input.data(), x, g.input_size() * sizeof(T));
+    if (g.input_size() != 0) std::memcpy(e->input.data(), x, g.input_size() * sizeof(T));  // x may be null
     e->valid = true;
     e->used = ++clock_;
     return e->columns.data();
@@ -81,7 +81,8 @@ class conv_columns_cache {
   /// The kept columns of x under g, or nullptr.
   const T* find(const conv_geometry& g, const T* x) {
     for (auto& e : entries_)
-      if (e.valid && e.g.same_columns(g) && std::memcmp(e.input.data(), x, g.input_size() * sizeof(T)) == 0) {
+      if (e.valid && e.g.same_columns(g) &&
+          (g.input_size() == 0 || std::memcmp(e.input.data(), x, g.input_size() * sizeof(T)) == 0)) {
         e.used = ++clock_;
         return e.columns.data();
       }
