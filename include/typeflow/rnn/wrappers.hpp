@@ -163,7 +163,7 @@ struct residual_wrapper : detail::wrapper_base<residual_wrapper<Cell, ResidualFn
     auto [out, flat] = Cell{}.template step<Scope>(x, state);
     if constexpr (std::is_same_v<ResidualFn, detail::residual_add> && shape_of<X>::rank == 2) {
       constexpr auto depth = shape_of<X>::dims[1];
-      if constexpr (depth != std::ptrdiff_t(Cell::output_size)) {
+      if constexpr (depth >= 0 && depth != std::ptrdiff_t(Cell::output_size)) {  // a dyn depth: the cell's error
         static_assert(rnn::residual_wrapper_input_depth_must_equal_the_cell_output_size<Scope, std::size_t(depth),
                                                                                        Cell::output_size>::value,
                       "typeflow::rnn::residual_wrapper: a step's input must have the depth of the cell's output");
