@@ -25,6 +25,7 @@
 #include <typeflow/typeflow.hpp>
 
 #include "ops_testing.hpp"
+#include "tf_port_testing.hpp"
 
 namespace tf = typeflow;
 using ops_testing::check_values;
@@ -33,50 +34,7 @@ using tf::dyn;
 using tf::ints;
 using tf::shape;
 
-namespace {
-template <class N, class S>
-constexpr bool has_shape = std::is_same_v<tf::shape_of<N>, S>;
-
-// `from`, from + 1, ... in a fixed-size tensor (np.arange(from, from + size).reshape(D...)).
-template <class T, std::size_t... D>
-xt::xtensor_fixed<T, xt::xshape<D...>> arange(T from = 0) {
-  xt::xtensor_fixed<T, xt::xshape<D...>> v{};
-  for (std::size_t i = 0; i < v.size(); ++i) v.flat(i) = static_cast<T>(from + static_cast<T>(i));
-  return v;
-}
-
-// An empty tensor of a run-time shape with zero-size dimensions.
-template <class T, std::size_t R>
-xt::xtensor<T, R> empty_of(std::array<std::size_t, R> dims) {
-  return xt::xtensor<T, R>::from_shape(dims);
-}
-
-// check_values with the expected elements in a vector (computed by the test).
-template <class Tensor>
-void check_all(const Tensor& got, const std::vector<std::size_t>& dims, const std::vector<double>& want) {
-  if constexpr (std::is_arithmetic_v<Tensor>) {  // a scalar fetch
-    REQUIRE(dims.empty());
-    REQUIRE(want.size() == 1);
-    CHECK(static_cast<double>(got) == want[0]);
-    return;
-  } else {
-  REQUIRE(shape_vector(got) == dims);
-  REQUIRE(got.size() == want.size());
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    INFO("element " << i);
-    CHECK(static_cast<double>(got.flat(i)) == want[i]);
-  }
-  }
-}
-
-// The elements of `v` in row-major order, as doubles.
-template <class Tensor>
-std::vector<double> elements(const Tensor& v) {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(static_cast<double>(v.flat(i)));
-  return out;
-}
-}  // namespace
+using namespace tf_port_testing;
 
 // --- concat ----------------------------------------------------------------------------------
 
