@@ -83,6 +83,19 @@ int main() {
     EXPECT(configured_sess.run(w) == 0.75);
     // [/snippet hyperparameters]
   }
+  {
+    // [snippet centered]
+    auto w = tf::variable<"w", double, tf::shape<2>>(tf::init::constant(1.0));
+    auto loss = tf::l2_loss(w);  // the gradient is w
+    auto opt = tf::train::rmsprop(1.0, /*decay=*/0.0, /*momentum=*/0.0, /*epsilon=*/1.0, tf::train::centered);
+    auto train_op = opt.minimize(loss);
+    tf::session sess(train_op);
+    sess.initialize_all();
+    sess.run(train_op);  // decay 0: ms = g * g and mg = g, so the step is g / sqrt(ms - mg * mg + 1) = g
+    EXPECT(sess.run(w)(0) == 0.0);
+    EXPECT(sess.run(tf::train::slot<1>(opt, w))(0) == 1.0);  // "w/RMSProp_1", the mean gradient
+    // [/snippet centered]
+  }
   std::puts("snippet_training: ok");
   return 0;
 }
