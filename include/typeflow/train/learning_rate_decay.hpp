@@ -1,12 +1,15 @@
-// typeflow/train/learning_rate_decay.hpp — tf.train.exponential_decay, inverse_time_decay,
-// polynomial_decay and piecewise_constant: learning rates as graph values of global_step.
+// typeflow/train/learning_rate_decay.hpp — tf.train.exponential_decay, natural_exp_decay,
+// inverse_time_decay, polynomial_decay and piecewise_constant; with train/cosine_decay.hpp
+// (cosine_decay, cosine_decay_restarts, linear_cosine_decay, noisy_linear_cosine_decay),
+// which it includes, every learning-rate schedule of TensorFlow 1.x's learning_rate_decay.py.
 //
-// Each schedule is a scalar node, with TensorFlow's formula, to pass where an optimizer takes
-// its learning rate: `train::adam(train::exponential_decay(0.1, step, 1000, 0.96))`. Its
-// parameters are numbers (named constants under the schedule's name, "ExponentialDecay/
-// decay_rate", as TensorFlow's name scope names them) or scalar nodes. Two schedules with
-// other parameters in one session need two names: `exponential_decay<"lr_decay">(...)`.
-// The element type of the result is the learning rate's (double for a number).
+// Each schedule is a scalar node of the global step, with TensorFlow's formula, to pass where
+// an optimizer takes its learning rate: `train::adam(train::exponential_decay(0.1, step, 1000,
+// 0.96))`. Its parameters are numbers (named constants under the schedule's name,
+// "ExponentialDecay/decay_rate", as TensorFlow's name scope names them) or scalar nodes. Two
+// schedules with other parameters in one session need two names:
+// `exponential_decay<"lr_decay">(...)`. The element type of the result is the learning rate's
+// (double for a number).
 #pragma once
 
 #include <algorithm>
@@ -22,19 +25,11 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/constant.hpp"
 #include "typeflow/ops/elementwise.hpp"
+#include "typeflow/train/cosine_decay.hpp"
+#include "typeflow/train/detail/schedule.hpp"
 #include "typeflow/train/optimizer.hpp"
 
 namespace typeflow::train {
-
-namespace detail {
-/// What a schedule's scalar function says of itself: its op name, and that no gradient
-/// flows into it (its parameters are constants and a step count).
-template <fixed_string OpName>
-struct schedule_op : op_info<OpName> {
-  template <std::size_t K, class G, class Self, class... In>
-  using gradient = no_gradient;
-};
-}  // namespace detail
 
 namespace fn {
 /// step / steps, floored with staircase: how far a decay has gone.
@@ -50,6 +45,14 @@ struct exponential_decay : detail::schedule_op<"ExponentialDecay"> {
   L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
     const double p = decay_progress(step, decay_steps, staircase);
     return static_cast<L>(static_cast<double>(lr) * std::pow(static_cast<double>(decay_rate), p));
+  }
+};
+/// lr * exp(-rate * step / steps), step / steps floored with staircase.
+struct natural_exp_decay : detail::schedule_op<"NaturalExpDecay"> {
+  template <class L, class S, class D, class R, class B>
+  L operator()(L lr, S step, D decay_steps, R decay_rate, B staircase) const {
+    const double p = decay_progress(step, decay_steps, staircase);
+    return static_cast<L>(static_cast<double>(lr) * std::exp(-static_cast<double>(decay_rate) * p));
   }
 };
 /// lr / (1 + rate * step / steps), step / steps floored with staircase.
@@ -82,51 +85,9 @@ struct polynomial_decay : detail::schedule_op<"PolynomialDecay"> {
 }  // namespace fn
 
 namespace detail {
-/// A schedule's parameter Param: a scalar node as it is, a number or a bool as the named
-/// constant "<Schedule>/<Param>".
-template <fixed_string Schedule, fixed_string Param, class P>
-auto schedule_parameter(const P& p) {
-  if constexpr (std::is_same_v<P, bool>) {
-    return typeflow::constant<join_names<Schedule, Param>(), bool, scalar>(p);
-  } else {
-    return hyperparameter<Schedule, Param>(p);
-  }
-}
-template <fixed_string Schedule, fixed_string Param, class P>
-using schedule_parameter_t = decltype(schedule_parameter<Schedule, Param>(std::declval<const P&>()));
-
-/// In a diagnostic: a schedule's global step must be a scalar node.
-template <fixed_string Schedule>
-struct the_global_step_of_a_schedule_must_be_a_scalar_node {
-  static constexpr bool value = false;
-};
-template <fixed_string Schedule, class Step>
-constexpr bool check_step() {
-  if constexpr (!node<Step>) {
-    static_assert(the_global_step_of_a_schedule_must_be_a_scalar_node<Schedule>::value,
-                  "a learning-rate schedule's global_step must be a scalar node (train::global_step())");
-    return false;
-  } else if constexpr (shape_of<Step>::rank != 0) {
-    static_assert(the_global_step_of_a_schedule_must_be_a_scalar_node<Schedule>::value,
-                  "a learning-rate schedule's global_step must be a scalar node (train::global_step())");
-    return false;
-  } else {
-    return true;
-  }
-}
-
-template <class Fn, fixed_string Schedule, class LR, class Step, class... P>
-auto schedule(const LR& lr, const Step& step, const P&... params) {
-  if constexpr (!check_step<Schedule, Step>()) {
-    return hyperparameter<Schedule, "learning_rate">(lr);  // inert: the error above is the one to read
-  } else {
-    auto l = hyperparameter<Schedule, "learning_rate">(lr);
-    return make_node<elementwise_node<Fn, decltype(l), Step, P...>>(l, step, params...);
-  }
-}
-
 /// A schedule of decay_steps, decay_rate and staircase (exponential_decay,
-/// inverse_time_decay): Fn over them, as constants named under Name where they are numbers.
+/// natural_exp_decay, inverse_time_decay): Fn over them, as constants named under Name
+/// where they are numbers.
 template <class Fn, fixed_string Name, class LR, class Step, class D, class R>
 auto rate_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                 bool staircase) {
@@ -142,6 +103,15 @@ template <fixed_string Name = "ExponentialDecay", class LR, class Step, class D,
 auto exponential_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
                        bool staircase = false) {
   return detail::rate_decay<fn::exponential_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
+                                                         staircase);
+}
+
+/// tf.train.natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate,
+/// staircase): learning_rate * exp(-decay_rate * global_step / decay_steps).
+template <fixed_string Name = "NaturalExpDecay", class LR, class Step, class D, class R>
+auto natural_exp_decay(const LR& learning_rate, const Step& global_step, const D& decay_steps, const R& decay_rate,
+                       bool staircase = false) {
+  return detail::rate_decay<fn::natural_exp_decay, Name>(learning_rate, global_step, decay_steps, decay_rate,
                                                          staircase);
 }
 
