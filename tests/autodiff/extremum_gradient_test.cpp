@@ -4,6 +4,9 @@
 // axes, keep_dims and a dynamic dim; ties by value; and the gradient of the gradient.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+
 #include <xtensor/xtensor.hpp>
 
 #include <typeflow/typeflow.hpp>
@@ -73,6 +76,21 @@ TEST_CASE("ties share the gradient evenly, as TensorFlow's _MinOrMaxGrad") {
     const xt::xtensor<double, 2> want{{1, 1, 1, 0}, {0, 0, 0, 1}};
     CHECK(got == want);
   }
+}
+
+TEST_CASE("a slice whose extremum is NaN gets a NaN gradient, as TensorFlow's 0 / 0; the others are untouched") {
+  // No element equals NaN, so the indicator is all zeros and the count 0: TensorFlow's
+  // _MinOrMaxGrad divides 0 by 0 for every element of that slice.
+  auto x = tf::placeholder<"x", double, tf::shape<2, 3>>();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const xt::xtensor<double, 2> x0{{1, nan, 3}, {4, 6, 5}};
+  auto [g] = tf::gradients(tf::reduce_sum(tf::reduce_max<1>(x)), x);
+  tf::session sess(g);
+  const xt::xtensor<double, 2> got = sess.run(g, tf::feed(x, x0));
+  for (std::size_t j = 0; j < 3; ++j) CHECK(std::isnan(got(0, j)));
+  CHECK(got(1, 0) == 0.0);
+  CHECK(got(1, 1) == 1.0);
+  CHECK(got(1, 2) == 0.0);
 }
 
 TEST_CASE("the gradient of the gradient: linear in the incoming gradient, zero through the indicator") {

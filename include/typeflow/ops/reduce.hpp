@@ -292,8 +292,10 @@ struct extremum_indicator_node : node_facade<value_type_of<A>, shape_of<A>, node
   }
 };
 
-/// The gradient of reduce_max / reduce_min: I * g / C, with I the indicator of the extrema
-/// (A's shape) and g and C (the number of extrema) broadcast back from the reduced shape.
+/// The gradient of reduce_max / reduce_min: I / C * g, with I the indicator of the extrema
+/// (A's shape) and g and C (the number of extrema) broadcast back from the reduced shape;
+/// TensorFlow's formula and order, so a slice whose extremum is NaN (no element equals it,
+/// C = 0) gets NaN, as TensorFlow's 0 / 0.
 template <class G, class I, class C, std::ptrdiff_t... Axes>
 struct extremum_gradient_node : node_facade<value_type_of<G>, shape_of<I>, node_kind::compute, G, I, C>,
                                 op_info<"Mul"> {
@@ -311,7 +313,7 @@ struct extremum_gradient_node : node_facade<value_type_of<G>, shape_of<I>, node_
   static void compute(Out& out, const VG& g, const VI& ind, const VC& c) {
     using T = value_type_of<G>;
     if constexpr (shape_of<I>::rank == 0) {
-      out = ind * g / c;
+      out = ind / c * g;
     } else {
       if constexpr (!shape_of<I>::is_static) out.resize(ind.shape());
       constexpr auto mask = ops::detail::reduced_mask<shape_of<I>::rank, Axes...>();
@@ -320,7 +322,7 @@ struct extremum_gradient_node : node_facade<value_type_of<G>, shape_of<I>, node_
       auto o = out.begin();
       ops::detail::for_each_strided(ind.begin(), ind.end(), ind.shape(),
                                     ops::detail::reduction_layout_of(mask, ind.shape()).stride,
-                                    [&](const auto& i, std::size_t k) { *o++ = i != T(0) ? i * gp[k] / cp[k] : T(0); });
+                                    [&](const auto& i, std::size_t k) { *o++ = i / cp[k] * gp[k]; });
     }
   }
 };
