@@ -93,7 +93,7 @@ int main() {
     sess.initialize_all();
     sess.run(train_op);  // decay 0: ms = g * g and mg = g, so the step is g / sqrt(ms - mg * mg + 1) = g
     EXPECT(sess.run(w)(0) == 0.0);
-    EXPECT(sess.run(tf::train::slot<1>(opt, w))(0) == 1.0);  // "w/RMSProp_1", the mean gradient
+    EXPECT(sess.run(tf::train::get_slot<"mg">(opt, w))(0) == 1.0);  // "w/RMSProp_1", the mean gradient
     // [/snippet centered]
   }
   std::puts("snippet_training: ok");

@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include <typeflow/typeflow.hpp>
 
@@ -204,4 +207,29 @@ TEST_CASE("an optimizer's hyperparameters travel with its update node: two learn
                        "AlreadyExists: Constant GD_defined/learning_rate is defined twice in one graph, with "
                        "different values; a node's name identifies it: build it once and use that node",
                        tf::already_exists_error);
+}
+
+TEST_CASE("get_slot and get_slot_names: TensorFlow's slot names for each optimizer") {
+  auto w = tf::variable<"slots_w", double, tf::shape<2>>(tf::init::zeros());
+  auto adam = tf::train::adam(0.01);
+  static_assert(std::is_same_v<decltype(tf::train::get_slot<"m">(adam, w)), decltype(tf::train::slot<0>(adam, w))>);
+  static_assert(std::is_same_v<decltype(tf::train::get_slot<"v">(adam, w)), decltype(tf::train::slot<1>(adam, w))>);
+  CHECK(tf::train::get_slot_names(adam) == std::vector<std::string>{"m", "v"});
+  auto momentum = tf::train::momentum(0.1, 0.9);
+  static_assert(decltype(tf::train::get_slot<"momentum">(momentum, w))::name == tf::fixed_string("slots_w/Momentum"));
+  CHECK(tf::train::get_slot_names(momentum) == std::vector<std::string>{"momentum"});
+  auto adagrad = tf::train::adagrad(0.1);
+  static_assert(decltype(tf::train::get_slot<"accumulator">(adagrad, w))::name == tf::fixed_string("slots_w/Adagrad"));
+  CHECK(tf::train::get_slot_names(adagrad) == std::vector<std::string>{"accumulator"});
+  auto rmsprop = tf::train::rmsprop(0.1);
+  static_assert(decltype(tf::train::get_slot<"rms">(rmsprop, w))::name == tf::fixed_string("slots_w/RMSProp"));
+  static_assert(decltype(tf::train::get_slot<"momentum">(rmsprop, w))::name == tf::fixed_string("slots_w/RMSProp_1"));
+  CHECK(tf::train::get_slot_names(rmsprop) == std::vector<std::string>{"momentum", "rms"});
+  CHECK_FALSE(tf::train::has_slot<"mg">(rmsprop));
+  auto centered = tf::train::rmsprop(0.1, 0.9, 0.0, 1e-10, tf::train::centered);
+  static_assert(tf::train::has_slot<"mg">(centered));
+  static_assert(decltype(tf::train::get_slot<"mg">(centered, w))::name == tf::fixed_string("slots_w/RMSProp_1"));
+  static_assert(decltype(tf::train::get_slot<"momentum">(centered, w))::name == tf::fixed_string("slots_w/RMSProp_2"));
+  CHECK(tf::train::get_slot_names(centered) == std::vector<std::string>{"mg", "momentum", "rms"});
+  CHECK(tf::train::get_slot_names(tf::train::gradient_descent(0.1)).empty());
 }

@@ -18,7 +18,6 @@
 
 namespace tf = typeflow;
 namespace train = typeflow::train;
-namespace mp = boost::mp11;
 
 namespace {
 
@@ -80,14 +79,6 @@ void with_optimizer(const params& p, F f) {
   }
 }
 
-// The slots of v: "rms" is slot 0; "mg" slot 1 when centered; "momentum" the last.
-template <class Opt, class V>
-auto momentum_slot(const Opt& opt, V v) {
-  return train::slot<mp::mp_size<typename Opt::template slots<V>>::value - 1>(opt, v);
-}
-template <class Opt, class V>
-constexpr bool has_mg_slot = mp::mp_size<typename Opt::template slots<V>>::value == 3;
-
 template <class T>
 void dense_case(const params& p) {
   using vec = xt::xtensor_fixed<T, xt::xshape<2>>;
@@ -98,26 +89,25 @@ void dense_case(const params& p) {
   using V0 = decltype(var0);
   using V1 = decltype(var1);
   with_optimizer(p, [&](auto opt) {
-    using opt_t = decltype(opt);
     auto update = opt.apply_gradients(train::grad_and_var(grads0, var0), train::grad_and_var(grads1, var1));
     tf::session sess(update);
     sess.initialize_all();
     sess.template slot<V0>().value = vec{1, 2};
     sess.template slot<V1>().value = vec{3, 4};
-    CHECK(has_mg_slot<opt_t, V0> == p.centered);
+    CHECK(train::has_slot<"mg">(opt) == p.centered);
     reference<T> r0{{1, 2}, {T(0.1), T(0.2)}}, r1{{3, 4}, {T(0.01), T(0.2)}};
     for (int step = 1; step < 5; ++step) {
       sess.run(update);
       r0.step(p);
       r1.step(p);
-      if constexpr (has_mg_slot<opt_t, V0>) {
-        check_close(sess.run(train::slot<1>(opt, var0)), r0.mg);
-        check_close(sess.run(train::slot<1>(opt, var1)), r1.mg);
+      if constexpr (train::has_slot<"mg">(opt)) {
+        check_close(sess.run(train::get_slot<"mg">(opt, var0)), r0.mg);
+        check_close(sess.run(train::get_slot<"mg">(opt, var1)), r1.mg);
       }
-      check_close(sess.run(train::slot<0>(opt, var0)), r0.rms);
-      check_close(sess.run(train::slot<0>(opt, var1)), r1.rms);
-      check_close(sess.run(momentum_slot(opt, var0)), r0.mom);
-      check_close(sess.run(momentum_slot(opt, var1)), r1.mom);
+      check_close(sess.run(train::get_slot<"rms">(opt, var0)), r0.rms);
+      check_close(sess.run(train::get_slot<"rms">(opt, var1)), r1.rms);
+      check_close(sess.run(train::get_slot<"momentum">(opt, var0)), r0.mom);
+      check_close(sess.run(train::get_slot<"momentum">(opt, var1)), r1.mom);
       check_close(sess.run(var0), r0.var);
       check_close(sess.run(var1), r1.var);
     }
@@ -137,7 +127,6 @@ void sparse_case(const params& p) {
   using V0 = decltype(var0);
   using V1 = decltype(var1);
   with_optimizer(p, [&](auto opt) {
-    using opt_t = decltype(opt);
     auto pairs = opt.compute_gradients(loss);
     static_assert(tf::indexed_slices<decltype(std::get<0>(pairs).gradient_node)>);
     auto update = opt.apply_gradients(pairs);
@@ -150,14 +139,14 @@ void sparse_case(const params& p) {
       sess.run(update);
       r0.step(p, {true, false});
       r1.step(p, {false, true});
-      if constexpr (has_mg_slot<opt_t, V0>) {
-        check_close(sess.run(train::slot<1>(opt, var0)), r0.mg);
-        check_close(sess.run(train::slot<1>(opt, var1)), r1.mg);
+      if constexpr (train::has_slot<"mg">(opt)) {
+        check_close(sess.run(train::get_slot<"mg">(opt, var0)), r0.mg);
+        check_close(sess.run(train::get_slot<"mg">(opt, var1)), r1.mg);
       }
-      check_close(sess.run(train::slot<0>(opt, var0)), r0.rms);
-      check_close(sess.run(train::slot<0>(opt, var1)), r1.rms);
-      check_close(sess.run(momentum_slot(opt, var0)), r0.mom);
-      check_close(sess.run(momentum_slot(opt, var1)), r1.mom);
+      check_close(sess.run(train::get_slot<"rms">(opt, var0)), r0.rms);
+      check_close(sess.run(train::get_slot<"rms">(opt, var1)), r1.rms);
+      check_close(sess.run(train::get_slot<"momentum">(opt, var0)), r0.mom);
+      check_close(sess.run(train::get_slot<"momentum">(opt, var1)), r1.mom);
       check_close(sess.run(var0), r0.var);
       check_close(sess.run(var1), r1.var);
     }

@@ -1,7 +1,9 @@
 // typeflow/train/adagrad.hpp — tf.train.AdagradOptimizer.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include "typeflow/train/optimizer.hpp"
 
@@ -16,6 +18,8 @@ struct adagrad_def : no_step_state, optimizer_info<Name, "Adagrad"> {
   using accumulator = slot_t<V, Name, 0, detail::initial_value_t<"initial_accumulator_value", Initial>>;
   template <class V>
   using slots = mp::mp_list<accumulator<V>>;
+  /// The slot's name for get_slot, as TensorFlow's get_slot_names().
+  static constexpr std::array<std::string_view, 1> slot_names{"accumulator"};
 
   struct step_values {
     double learning_rate;

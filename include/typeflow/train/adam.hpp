@@ -1,7 +1,9 @@
 // typeflow/train/adam.hpp — tf.train.AdamOptimizer.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <string_view>
 
 #include "typeflow/train/optimizer.hpp"
 
@@ -29,6 +31,8 @@ struct adam_def : optimizer_info<Name, "Adam"> {
   using hyper_nodes = mp::mp_list<LR, B1, B2, Eps>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name, 0>, slot_t<V, Name, 1>>;
+  /// The slots' names for get_slot, as TensorFlow's get_slot_names().
+  static constexpr std::array<std::string_view, 2> slot_names{"m", "v"};
   template <class V>
   using beta1_power = variable_node<detail::non_slot_name<Name, "beta1_power">(), value_type_of<V>, scalar,
                                     detail::initial_value_t<"beta1", B1>>;

@@ -1,6 +1,9 @@
 // typeflow/train/gradient_descent.hpp — tf.train.GradientDescentOptimizer.
 #pragma once
 
+#include <array>
+#include <string_view>
+
 #include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/ops/matmul.hpp"
 #include "typeflow/ops/rewrite.hpp"
@@ -22,6 +25,7 @@ struct gradient_descent_def : no_step_state, optimizer_info<Name, "GradientDesce
   using hyper_nodes = mp::mp_list<LR>;
   template <class V>
   using slots = mp::mp_list<>;
+  static constexpr std::array<std::string_view, 0> slot_names{};
 
   struct step_values {
     double learning_rate;

@@ -1,6 +1,9 @@
 // typeflow/train/momentum.hpp — tf.train.MomentumOptimizer (with use_nesterov).
 #pragma once
 
+#include <array>
+#include <string_view>
+
 #include "typeflow/core/detail/independent_loop.hpp"
 #include "typeflow/train/optimizer.hpp"
 
@@ -15,6 +18,8 @@ struct momentum_def : no_step_state, optimizer_info<Name, "Momentum"> {
   using hyper_nodes = mp::mp_list<LR, M, use_nesterov_node>;
   template <class V>
   using slots = mp::mp_list<slot_t<V, Name>>;
+  /// The slot's name for get_slot, as TensorFlow's get_slot_names().
+  static constexpr std::array<std::string_view, 1> slot_names{"momentum"};
 
   struct step_values {
     double learning_rate, momentum;

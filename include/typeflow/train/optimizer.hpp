@@ -12,11 +12,15 @@
 // two optimizers in one session need two names.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <boost/mp11/algorithm.hpp>
 
@@ -65,6 +69,58 @@ template <int Index, class Opt, node V>
 constexpr auto slot(const Opt&, V) {
   return mp::mp_at_c<typename Opt::template slots<V>, Index>{};
 }
+/// In a diagnostic: the optimizer named OptName keeps no slot named SlotName for its
+/// variables (TensorFlow's get_slot returns None).
+template <fixed_string OptName, fixed_string SlotName>
+struct optimizer_has_no_slot_named {
+  static constexpr bool value = false;
+};
+
+namespace detail {
+/// The index of the slot named SlotName in Def's slots, or -1.
+template <class Def, fixed_string SlotName>
+constexpr int slot_index() {
+  for (std::size_t i = 0; i < Def::slot_names.size(); ++i)
+    if (Def::slot_names[i] == SlotName.view()) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace detail
+
+/// Whether optimizer Opt keeps a slot named SlotName ("m", "rms", "mg", ...): TensorFlow's
+/// `opt.get_slot(v, name) is not None`.
+template <fixed_string SlotName, class Opt>
+constexpr bool has_slot(const Opt&) {
+  return detail::slot_index<typename Opt::definition, SlotName>() >= 0;
+}
+
+/// tf.train.Optimizer.get_slot(v, name): the slot variable of v named SlotName by the
+/// optimizer (TensorFlow's names: Adam "m" and "v", Momentum "momentum", RMSProp "rms",
+/// "momentum" and, centered, "mg", Adagrad "accumulator"). `get_slot<"m">(adam_opt, w)` is
+/// the variable "w/Adam". A name the optimizer does not keep is a compile error naming it.
+template <fixed_string SlotName, class Opt, node V>
+constexpr auto get_slot(const Opt&, V v) {
+  using Def = typename Opt::definition;
+  constexpr int index = detail::slot_index<Def, SlotName>();
+  if constexpr (index < 0) {
+    static_assert(optimizer_has_no_slot_named<Def::name, SlotName>::value,
+                  "train::get_slot<name>(opt, v): this optimizer keeps no slot of that name "
+                  "(train::get_slot_names(opt) lists them)");
+    return v;  // inert: the error above is the one to read
+  } else {
+    return mp::mp_at_c<typename Def::template slots<V>, index>{};
+  }
+}
+
+/// tf.train.Optimizer.get_slot_names(): the names of the slots the optimizer keeps for each
+/// variable, sorted, as TensorFlow's.
+template <class Opt>
+std::vector<std::string> get_slot_names(const Opt&) {
+  const auto& names = Opt::definition::slot_names;
+  std::vector<std::string> out(names.begin(), names.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 /// The non-slot variable of optimizer Opt whose update uses v as its first variable
 /// (`non_slot<0>(adam_opt, w)` is "beta1_power", `non_slot<1>` "beta2_power").
 template <int Index, class Opt, node V>

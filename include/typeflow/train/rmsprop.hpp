@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 
 #include "typeflow/train/optimizer.hpp"
@@ -36,6 +37,14 @@ struct rmsprop_def : no_step_state, optimizer_info<Name, "RMSProp"> {
   template <class V>
   using slots = std::conditional_t<Centered, mp::mp_list<ms_slot<V>, mg_slot<V>, momentum_slot<V>>,
                                    mp::mp_list<ms_slot<V>, momentum_slot<V>>>;
+  /// The slots' names for get_slot, in the order of slots, as TensorFlow names them.
+  static constexpr auto slot_names = [] {
+    if constexpr (Centered) {
+      return std::array<std::string_view, 3>{"rms", "mg", "momentum"};
+    } else {
+      return std::array<std::string_view, 2>{"rms", "momentum"};
+    }
+  }();
 
   struct step_values {
     double learning_rate, decay, momentum, epsilon;
