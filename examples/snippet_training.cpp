@@ -84,6 +84,21 @@ int main() {
     // [/snippet hyperparameters]
   }
   {
+    // [snippet cosine]
+    auto step = tf::train::global_step();
+    auto lr = tf::train::cosine_decay_restarts(0.1, step, /*first_decay_steps=*/10);  // SGDR
+    auto w = tf::variable<"w", double, tf::shape<>, tf::init::ones()>();
+    auto train_op = tf::train::momentum(lr, 0.9).minimize(tf::square(w), step);
+    tf::session sess(train_op);
+    sess.initialize_all();
+    EXPECT(sess.run(lr) == 0.1);  // step 0: the start of the first period
+    for (int i = 0; i < 10; ++i) sess.run(train_op);
+    EXPECT(sess.run(lr) == 0.1);  // step 10: restarted, the second period lasts 20 steps
+    for (int i = 0; i < 10; ++i) sess.run(train_op);
+    EXPECT(std::abs(sess.run(lr) - 0.05) < 1e-12);  // halfway through it: 0.1 * (1 + cos(pi / 2)) / 2
+    // [/snippet cosine]
+  }
+  {
     // [snippet centered]
     auto w = tf::variable<"w", double, tf::shape<2>>(tf::init::constant(1.0));
     auto loss = tf::l2_loss(w);  // the gradient is w
