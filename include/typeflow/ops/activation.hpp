@@ -1,9 +1,12 @@
-// typeflow/ops/activation.hpp — tanh, sigmoid, relu (elementwise activations).
+// typeflow/ops/activation.hpp — tanh, sigmoid, relu, relu6, leaky_relu, elu, selu, softplus,
+// softsign (elementwise activations).
 #pragma once
 
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <numbers>
 #include <type_traits>
 
 #include "typeflow/ops/math.hpp"
@@ -43,6 +46,10 @@ namespace ops::detail {
   const std::uint32_t small = 0u - std::uint32_t(magnitude < tiny);  // below 4e-4, the input itself
   return std::bit_cast<float>((bits & small) | (r & ~small));
 }
+
+// TensorFlow's SELU constants (relu_op_functor.h): scale, and scale times alpha.
+inline constexpr double selu_scale = 1.0507009873554804934193349852946;
+inline constexpr double selu_scale_alpha = 1.7580993408473768599402175208123;
 }  // namespace ops::detail
 
 namespace fn {
@@ -79,9 +86,96 @@ struct relu_gradient : op_info<"ReluGrad"> {
   using gradient = mp::mp_if_c<K == 0, ew<relu_gradient, G, Y>, no_gradient>;
 };
 struct relu : op_info<"Relu"> {
-  template <class T> constexpr T operator()(T a) const { return a > T(0) ? a : T(0); }
+  // max(a, 0) as TensorFlow's kernel (Eigen's cwiseMax): NaN passes through.
+  template <class T> constexpr T operator()(T a) const { return a < T(0) ? T(0) : a; }
   template <std::size_t K, class G, class Self, class A>
   using gradient = ew<relu_gradient, G, Self>;
+};
+
+// The activations below compute TensorFlow's kernels (relu_op_functor.h, softplus_op.h,
+// softsign_op.h); each gradient is the one nn_grad.py registers, with TensorFlow's value at
+// the kinks. Their gradient ops have TensorFlow's gradients too (second derivatives).
+
+/// g where 0 < y < 6 for the relu6's output y, else 0: 0 at the kinks (TensorFlow's Relu6Grad).
+struct relu6_gradient : op_info<"Relu6Grad"> {
+  template <class T> constexpr T operator()(T g, T y) const { return y > T(0) && y < T(6) ? g : T(0); }
+  template <std::size_t K, class G, class Self, class GI, class Y>
+  using gradient = mp::mp_if_c<K == 0, ew<relu6_gradient, G, Y>, no_gradient>;
+};
+struct relu6 : op_info<"Relu6"> {
+  // min(max(x, 0), 6); NaN stays NaN, as in TensorFlow.
+  template <class T> constexpr T operator()(T a) const { return a < T(0) ? T(0) : a > T(6) ? T(6) : a; }
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<relu6_gradient, G, Self>;
+};
+/// g where x > 0, else alpha g: alpha at 0 (TensorFlow's LeakyReluGrad, from the input x).
+template <double Alpha>
+struct leaky_relu_gradient : op_info<"LeakyReluGrad"> {
+  template <class T> constexpr T operator()(T g, T x) const { return x > T(0) ? g : g * static_cast<T>(Alpha); }
+  template <std::size_t K, class G, class Self, class GI, class X>
+  using gradient = mp::mp_if_c<K == 0, ew<leaky_relu_gradient, G, X>, no_gradient>;
+};
+template <double Alpha>
+struct leaky_relu : op_info<"LeakyRelu"> {
+  // x where x > 0, else alpha x (alpha may be above 1 or negative: not a maximum).
+  template <class T> constexpr T operator()(T a) const { return a > T(0) ? a : a * static_cast<T>(Alpha); }
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<leaky_relu_gradient<Alpha>, G, A>;
+};
+/// (y + 1) g where the elu's output y < 0, else g: 1 at 0 (TensorFlow's EluGrad).
+struct elu_gradient : op_info<"EluGrad"> {
+  template <class T> constexpr T operator()(T g, T y) const { return y < T(0) ? (y + T(1)) * g : g; }
+  // TensorFlow's _EluGradGrad: EluGrad(gg, y) for g; gg g where y < 0, else 0, for y.
+  template <std::size_t K, class GG, class Self, class G, class Y>
+  using gradient = mp::mp_if_c<K == 0, ew<elu_gradient, GG, Y>,
+                               ew<select_gradient<lt>, ew<mul, GG, G>, Y, literal_node<0, value_type_of<Y>>>>;
+};
+struct elu : op_info<"Elu"> {
+  // x where x >= 0, else exp(x) - 1 (computed as expm1(x)).
+  template <class T> T operator()(T a) const { return a < T(0) ? std::expm1(a) : a; }
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<elu_gradient, G, Self>;
+};
+/// (y + scale alpha) g where the selu's output y < 0, else scale g: scale at 0 (SeluGrad).
+struct selu_gradient : op_info<"SeluGrad"> {
+  template <class T> constexpr T operator()(T g, T y) const {
+    constexpr T scale = static_cast<T>(ops::detail::selu_scale);
+    constexpr T scale_alpha = static_cast<T>(ops::detail::selu_scale_alpha);
+    return y < T(0) ? g * (y + scale_alpha) : g * scale;
+  }
+  // TensorFlow's _SeluGradGrad: SeluGrad(gg, y) for g; gg g where y < 0, else 0, for y.
+  template <std::size_t K, class GG, class Self, class G, class Y>
+  using gradient = mp::mp_if_c<K == 0, ew<selu_gradient, GG, Y>,
+                               ew<select_gradient<lt>, ew<mul, GG, G>, Y, literal_node<0, value_type_of<Y>>>>;
+};
+struct selu : op_info<"Selu"> {
+  // scale x where x >= 0, else scale alpha (exp(x) - 1) (computed with expm1(x)).
+  template <class T> T operator()(T a) const {
+    constexpr T scale = static_cast<T>(ops::detail::selu_scale);
+    constexpr T scale_alpha = static_cast<T>(ops::detail::selu_scale_alpha);
+    return a < T(0) ? scale_alpha * std::expm1(a) : scale * a;
+  }
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<selu_gradient, G, Self>;
+};
+struct softplus : op_info<"Softplus"> {
+  // log(1 + exp(x)) as TensorFlow's kernel computes it: x itself above -t, exp(x) below t,
+  // log1p(exp(x)) between, with t = log(epsilon) + 2 (where each is within epsilon).
+  template <class T> T operator()(T a) const {
+    constexpr T threshold = T(1 - std::numeric_limits<T>::digits) * std::numbers::ln2_v<T> + T(2);
+    if (a > -threshold) return a;
+    const T e = std::exp(a);
+    return a < threshold ? e : std::log1p(e);
+  }
+  // g sigmoid(x), as nn_grad.py's _SoftplusGrad.
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<mul, G, ew<sigmoid, A>>;
+};
+struct softsign : op_info<"Softsign"> {
+  template <class T> constexpr T operator()(T a) const { return a / ((a < T(0) ? -a : a) + T(1)); }
+  // TensorFlow's SoftsignGrad: g / (1 + |x|)^2.
+  template <std::size_t K, class G, class Self, class A>
+  using gradient = ew<div, G, ew<square, ew<add, literal_node<1, value_type_of<A>>, ew<abs, A>>>>;
 };
 }  // namespace fn
 
@@ -100,5 +194,46 @@ constexpr auto sigmoid(A a) {
 }
 /// tf.nn.relu
 template <node A> constexpr auto relu(A a) { return make_unary<fn::relu>(a); }
+
+/// tf.nn.relu6: min(max(x, 0), 6)
+template <node A>
+constexpr auto relu6(A a) {
+  static_assert(!std::is_same_v<value_type_of<A>, bool>, "typeflow::relu6(x) needs a number x, not bool");
+  return make_unary<fn::relu6>(a);
+}
+
+/// In a diagnostic: leaky_relu needs a float or double operand.
+template <class T>
+struct leaky_relu_needs_a_floating_point_operand {
+  static constexpr bool value = floating_element<T>;
+};
+
+/// tf.nn.leaky_relu(x, alpha=Alpha): x where x > 0, else alpha x. alpha is an attribute of the
+/// op, so part of its type: `leaky_relu(x)` (TensorFlow's default 0.2), `leaky_relu<0.1>(x)`.
+template <double Alpha = 0.2, node A>
+constexpr auto leaky_relu(A a) {
+  static_assert(leaky_relu_needs_a_floating_point_operand<value_type_of<A>>::value,
+                "typeflow::leaky_relu(x) needs a float or double x: use typeflow::cast<float>(x)");
+  return make_unary<fn::leaky_relu<Alpha>>(a);
+}
+/// `leaky_relu(x, tf::constant<0.1>())`: alpha given as a literal, the same op as leaky_relu<0.1>(x).
+template <node A, auto V, element_type T>
+constexpr auto leaky_relu(A a, literal_node<V, T>) {
+  return leaky_relu<static_cast<double>(V)>(a);
+}
+
+#define TYPEFLOW_FLOAT_ACTIVATION(name)                                                          \
+  template <node A>                                                                              \
+  constexpr auto name(A a) {                                                                     \
+    static_assert(op_needs_a_floating_point_operand<value_type_of<A>>::value,                   \
+                  "typeflow::" #name "(x) needs a float or double x: use typeflow::cast<float>(x)"); \
+    return make_unary<fn::name>(a);                                                              \
+  }
+/// tf.nn.elu, tf.nn.selu, tf.nn.softplus, tf.nn.softsign
+TYPEFLOW_FLOAT_ACTIVATION(elu)
+TYPEFLOW_FLOAT_ACTIVATION(selu)
+TYPEFLOW_FLOAT_ACTIVATION(softplus)
+TYPEFLOW_FLOAT_ACTIVATION(softsign)
+#undef TYPEFLOW_FLOAT_ACTIVATION
 
 }  // namespace typeflow
