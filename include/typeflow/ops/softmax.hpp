@@ -1,14 +1,17 @@
-// typeflow/ops/softmax.hpp — tf.nn.softmax and tf.nn.log_softmax over the last axis.
-// Numerically stable: the row maximum is subtracted before exponentiating.
+// typeflow/ops/softmax.hpp — tf.nn.softmax and tf.nn.log_softmax, over the last axis or
+// another one. Numerically stable: the row maximum is subtracted before exponentiating.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/math.hpp"
+#include "typeflow/ops/transpose.hpp"
 
 namespace typeflow {
 
@@ -139,8 +142,24 @@ struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
   }
 };
 
+/// In a diagnostic: the axis of softmax<axis> or log_softmax<axis> is outside [-rank, rank).
+template <int Axis, std::size_t Rank>
+struct softmax_axis_is_out_of_range {
+  static constexpr bool value = false;
+};
+
+namespace ops::detail {
+/// The permutation of rank R that swaps axis A with the last one (TensorFlow's _swap_axis).
+template <std::size_t A, std::size_t R, std::size_t... I>
+constexpr auto swap_with_last(std::index_sequence<I...>) {
+  return std::index_sequence<(I == A ? R - 1 : I == R - 1 ? A : I)...>{};
+}
+}  // namespace ops::detail
+
 // softmax and log_softmax differ only in their kind; the macro gives each function a
-// diagnostic that names it.
+// diagnostic that names it. Along another axis than the last, as TensorFlow 1.x's
+// _softmax(logits, compute_op, dim): that axis swapped with the last, the op, and the swap
+// undone (two transposes; the gradient comes through them).
 #define TYPEFLOW_SOFTMAX(name, tag)                                                            \
   template <node A>                                                                            \
   constexpr auto name(const A& a) {                                                            \
@@ -148,11 +167,29 @@ struct softmax_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::comp
                   "typeflow::" #name "(x) needs a float or double x");                         \
     static_assert(shape_of<A>::rank >= 1, "typeflow::" #name "(x) needs x of rank 1 or more"); \
     return make_node<softmax_node<ops::detail::tag, A>>(a);                                    \
+  }                                                                                            \
+  template <int Axis, node A>                                                                  \
+  constexpr auto name(const A& a) {                                                            \
+    constexpr int rank = static_cast<int>(shape_of<A>::rank);                                  \
+    if constexpr (Axis < -rank || Axis >= rank) {                                              \
+      static_assert(softmax_axis_is_out_of_range<Axis, shape_of<A>::rank>::value,              \
+                    "typeflow::" #name "<axis>(x): axis must be in [-rank, rank)");            \
+      return a; /* inert: the error above is the one to read */                                \
+    } else if constexpr (Axis == -1 || Axis == rank - 1) {                                     \
+      return name(a);                                                                          \
+    } else {                                                                                   \
+      constexpr auto axis = static_cast<std::size_t>(Axis < 0 ? Axis + rank : Axis);           \
+      return [&]<std::size_t... P>(std::index_sequence<P...>) {                                \
+        return transpose<P...>(name(transpose<P...>(a)));                                      \
+      }(ops::detail::swap_with_last<axis, shape_of<A>::rank>(                                  \
+                 std::make_index_sequence<shape_of<A>::rank>{}));                               \
+    }                                                                                          \
   }
 
 /// tf.nn.softmax(x) over the last axis; x needs rank >= 1 and a floating type.
+/// `softmax<axis>(x)` is tf.nn.softmax(x, axis) (a negative axis counts from the end).
 TYPEFLOW_SOFTMAX(softmax, softmax_tag)
-/// tf.nn.log_softmax(x) over the last axis.
+/// tf.nn.log_softmax(x) over the last axis; `log_softmax<axis>(x)` over another.
 TYPEFLOW_SOFTMAX(log_softmax, log_softmax_tag)
 #undef TYPEFLOW_SOFTMAX
 
