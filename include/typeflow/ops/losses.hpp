@@ -1,10 +1,11 @@
 // typeflow/ops/losses.hpp — cross-entropy and regression losses (tf.nn.*, tf.losses.*).
 //
 // The cross-entropies are numerically stable for large logits: they go through
-// log_softmax (row maximum subtracted) or log(1 + exp(-|x|)).
+// log_softmax (row maximum subtracted) or log1p(exp(-|x|)).
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -14,8 +15,12 @@
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/activation.hpp"
 #include "typeflow/ops/arithmetic.hpp"
+#include "typeflow/ops/broadcast_gradient.hpp"
+#include "typeflow/ops/compare.hpp"
 #include "typeflow/ops/math.hpp"
+#include "typeflow/ops/math_functions.hpp"
 #include "typeflow/ops/reduce.hpp"
+#include "typeflow/ops/select.hpp"
 #include "typeflow/ops/softmax.hpp"
 
 namespace typeflow {
@@ -157,12 +162,64 @@ constexpr one_hot_node<Depth, T, L> one_hot(const L& indices) {
   return make_node<one_hot_node<Depth, T, L>>(indices);
 }
 
-/// tf.nn.sigmoid_cross_entropy_with_logits(labels, logits), elementwise:
-/// max(x, 0) - x * z + log(1 + exp(-|x|)).
+/// In a diagnostic: the labels (targets) and logits of sigmoid_cross_entropy_with_logits or
+/// weighted_cross_entropy_with_logits must have the same shape (dyn matches any size).
+template <class LabelsShape, class LogitsShape>
+struct labels_and_logits_must_have_the_same_shape {
+  static constexpr bool value = false;
+};
+
+namespace ops::detail {
+template <class A, class B>
+constexpr bool same_shape_up_to_dyn() {
+  if constexpr (A::rank != B::rank) {
+    return false;
+  } else {
+    for (std::size_t i = 0; i < A::rank; ++i)
+      if (A::dims[i] != dyn && B::dims[i] != dyn && A::dims[i] != B::dims[i]) return false;
+    return true;
+  }
+}
+template <class L, class X>
+constexpr bool check_logits_shapes() {
+  constexpr bool ok = same_shape_up_to_dyn<shape_of<L>, shape_of<X>>();
+  if constexpr (!ok) {
+    static_assert(labels_and_logits_must_have_the_same_shape<shape_of<L>, shape_of<X>>::value,
+                  "sigmoid_cross_entropy_with_logits / weighted_cross_entropy_with_logits: labels and logits "
+                  "must have the same shape");
+  }
+  return ok;
+}
+}  // namespace ops::detail
+
+/// tf.nn.sigmoid_cross_entropy_with_logits(labels, logits), elementwise, TensorFlow's form:
+/// where(x >= 0, x, 0) - x * z + log1p(exp(where(x >= 0, -x, x))), stable for large |x|, and
+/// with TensorFlow's gradient at x = 0 (sigmoid(0) - z, the x >= 0 branch's). Labels and
+/// logits have one shape.
 template <node L, node X>
 constexpr auto sigmoid_cross_entropy_with_logits(L labels, X logits) {
-  using T = value_type_of<X>;
-  return relu(logits) - logits * labels + log(literal_node<1, T>{} + exp(-abs(logits)));
+  if constexpr (!ops::detail::check_logits_shapes<L, X>()) {
+    return logits;  // inert: the error above is the one to read
+  } else {
+    auto zeros = zeros_like(logits);
+    auto positive = logits >= zeros;
+    return where(positive, logits, zeros) - logits * labels + log1p(exp(where(positive, -logits, logits)));
+  }
+}
+
+/// tf.nn.weighted_cross_entropy_with_logits(targets, logits, pos_weight), elementwise:
+/// sigmoid_cross_entropy_with_logits with the positive term weighed by pos_weight (a node,
+/// broadcast), in TensorFlow's form (1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + max(-x, 0)).
+template <node L, node X, node Q>
+constexpr auto weighted_cross_entropy_with_logits(L targets, X logits, Q pos_weight) {
+  if constexpr (!ops::detail::check_logits_shapes<L, X>()) {
+    return logits;  // inert: the error above is the one to read
+  } else {
+    using T = value_type_of<X>;
+    auto one = literal_node<1, T>{};
+    auto log_weight = one + (pos_weight - one) * targets;
+    return (one - targets) * logits + log_weight * (log1p(exp(-abs(logits))) + relu(-logits));
+  }
 }
 
 /// tf.losses.mean_squared_error(labels, predictions): the mean of the squared differences.
