@@ -1,8 +1,14 @@
 // sigmoid_cross_entropy_with_logits and weighted_cross_entropy_with_logits, ported from
 // TensorFlow 1.x's nn_xent_test.py (tensorflow/python/ops/): its logits, targets, reference
 // (_SigmoidCrossEntropyWithLogits, _WeightedCrossEntropy: the sigmoid clipped to
-// [1e-4, 1 - 1e-4]) and tolerances. Each TEST_CASE names the tests it ports.
+// [1e-4, 1 - 1e-4]) and tolerances; and softmax_cross_entropy_with_logits, ported from
+// xent_op_test.py (tensorflow/python/kernel_tests/), its loss and its backprop (the gradient
+// with respect to the logits). Each TEST_CASE names the tests it ports.
 //
+// xent_op_test.py's testSingleClass is not ported: its labels rows ([-1], [0], [1]) do not sum
+// to 1, and there TensorFlow's backprop is its kernel's softmax - labels while typeflow's is the
+// exact derivative, softmax * sum(labels) - labels (docs/reference/ops.md); testShapeMismatch
+// and testNotMatrix are compile errors here.
 // Not ported: testConstructionNamed (a node's name is its op here), float16 (not a typeflow
 // dtype), testShapeError (a shape mismatch is a compile error here,
 // labels_and_logits_must_have_the_same_shape<labels, logits>, where TensorFlow raises
@@ -125,4 +131,59 @@ TEST_CASE("WeightedCrossEntropyTest.testGradient (nn_xent_test.py): sizes [4, 2]
   auto [g] = tf::gradients(loss, logits);
   tf::session sess(loss, g);
   fd_check::check_gradient_node(sess, loss, g, logits, tensor<double, S>({-10, -2, -2, 0.3, 2, 2, 2, 10}));
+}
+
+namespace {
+// _npXent: the loss -sum(labels * log(probs)) and the backprop probs - labels, per row.
+void np_xent(const std::vector<double>& f, const std::vector<double>& l, std::size_t rows, std::size_t classes,
+             std::vector<double>& loss, std::vector<double>& backprop) {
+  loss.assign(rows, 0);
+  backprop.assign(rows * classes, 0);
+  for (std::size_t r = 0; r < rows; ++r) {
+    double mx = -1e300, sum = 0;
+    for (std::size_t c = 0; c < classes; ++c) mx = std::max(mx, f[r * classes + c]);
+    for (std::size_t c = 0; c < classes; ++c) sum += std::exp(f[r * classes + c] - mx);
+    for (std::size_t c = 0; c < classes; ++c) {
+      const double p = std::exp(f[r * classes + c] - mx) / sum;
+      backprop[r * classes + c] = p - l[r * classes + c];
+      loss[r] -= l[r * classes + c] * std::log(p + 1e-20);
+    }
+  }
+}
+
+template <class T>
+void xent_case() {
+  using S = tf::shape<2, 4>;
+  const std::vector<double> f{1, 1, 1, 1, 1, 2, 3, 4}, l{0, 0, 0, 1, 0, .5, .5, 0};
+  auto features = tf::placeholder<"features", T, S>();
+  auto labels = tf::constant<"labels">(tensor<T, S>(l));
+  auto loss = tf::softmax_cross_entropy_with_logits(labels, features);
+  auto [backprop] = tf::gradients(tf::reduce_sum(loss), features);
+  tf::session sess(loss, backprop);
+  const auto [got_loss, got_backprop] = sess.run(tf::fetch(loss, backprop), tf::feed(features, tensor<T, S>(f)));
+  std::vector<double> want_loss, want_backprop;
+  np_xent(f, l, 2, 4, want_loss, want_backprop);
+  check_close(got_loss, want_loss, 1e-6);
+  check_close(got_backprop, want_backprop, 1e-6);
+  // testNpXent's literal values
+  check_close(got_backprop, {0.25, 0.25, 0.25, -0.75, 0.0321, -0.4129, -0.2632, 0.6439}, 1e-3);
+  check_close(got_loss, {1.3862, 1.9401}, 1e-3);
+}
+}  // namespace
+
+TEST_CASE("XentTest.testNpXent, testFloat, testDouble (xent_op_test.py): loss and backprop") {
+  xent_case<float>();
+  xent_case<double>();
+}
+
+TEST_CASE("XentTest.testGradient (xent_op_test.py): [3, 4] float64 against central differences") {
+  using S = tf::shape<3, 4>;
+  auto l = tf::constant<"l">(tensor<double, S>({0, 0, 1, 0, 1, 0, 0, 0, 0, 0.5, 0, 0.5}));
+  auto f = tf::placeholder<"f", double, S>();
+  auto loss = tf::reduce_sum(tf::softmax_cross_entropy_with_logits(l, f) *
+                             tf::constant<"w">(xt::xtensor_fixed<double, xt::xshape<3>>{1, -0.5, 2}));
+  auto [g] = tf::gradients(loss, f);
+  tf::session sess(loss, g);
+  fd_check::check_gradient_node(sess, loss, g, f,
+                                tensor<double, S>({0.1, 0.2, 0.3, 0.4, 0.1, 0.4, 0.9, 1.6, 0.1, 0.8, 2.7, 6.4}));
 }
