@@ -170,19 +170,9 @@ struct labels_and_logits_must_have_the_same_shape {
 };
 
 namespace ops::detail {
-template <class A, class B>
-constexpr bool same_shape_up_to_dyn() {
-  if constexpr (A::rank != B::rank) {
-    return false;
-  } else {
-    for (std::size_t i = 0; i < A::rank; ++i)
-      if (A::dims[i] != dyn && B::dims[i] != dyn && A::dims[i] != B::dims[i]) return false;
-    return true;
-  }
-}
 template <class L, class X>
 constexpr bool check_logits_shapes() {
-  constexpr bool ok = same_shape_up_to_dyn<shape_of<L>, shape_of<X>>();
+  constexpr bool ok = same_shape_possible<shape_of<L>, shape_of<X>>();  // ops/select.hpp
   if constexpr (!ok) {
     static_assert(labels_and_logits_must_have_the_same_shape<shape_of<L>, shape_of<X>>::value,
                   "sigmoid_cross_entropy_with_logits / weighted_cross_entropy_with_logits: labels and logits "
