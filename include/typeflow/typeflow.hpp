@@ -51,6 +51,7 @@
 #include "typeflow/ops/state.hpp"
 #include "typeflow/ops/transpose.hpp"
 #include "typeflow/ops/variable.hpp"
+#include "typeflow/ops/weighted_losses.hpp"
 #include "typeflow/session/feed.hpp"
 #include "typeflow/session/session.hpp"
 #include "typeflow/train/adagrad.hpp"
