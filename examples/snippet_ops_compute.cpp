@@ -1,4 +1,4 @@
-// docs/reference/ops.md: matmul, transpose, reshape, reductions, softmax.
+// docs/reference/ops.md: matmul, transpose, reshape, reductions, softmax, math functions.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -117,5 +117,19 @@ int main() {
   EXPECT(sess.run(tf::softmax(large), tf::feed(large, large_value)) ==
          xt::xtensor_fixed<float, xt::xshape<2>>{0.5, 0.5});
   // [/snippet softmax]
+
+  // [snippet math_functions]
+  auto v = tf::placeholder<"v", double, tf::shape<3>>();
+  const xt::xtensor_fixed<double, xt::xshape<3>> v_value = {1, 2, 3};
+  auto run_v = [&](auto node) { return sess.run(node, tf::feed(v, v_value)); };
+  using vec3 = xt::xtensor_fixed<double, xt::xshape<3>>;
+  EXPECT(run_v(tf::add_n(v, v, v)) == vec3{3, 6, 9});
+  EXPECT(run_v(tf::pow(v, tf::constant<2.0>())) == vec3{1, 4, 9});
+  EXPECT(run_v(tf::relu6(v * tf::constant<3.0>())) == vec3{3, 6, 6});
+  EXPECT(run_v(tf::cumsum(v)) == vec3{1, 3, 6});
+  EXPECT(run_v(tf::cumsum<0, /*exclusive=*/true, /*reverse=*/true>(v)) == vec3{5, 3, 0});
+  const double lse = std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0));
+  EXPECT(std::abs(run_v(tf::reduce_logsumexp(v)) - lse) < 1e-12);
+  // [/snippet math_functions]
   return 0;
 }

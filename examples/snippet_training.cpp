@@ -84,6 +84,20 @@ int main() {
     // [/snippet hyperparameters]
   }
   {
+    // [snippet tf_losses]
+    auto labels = tf::placeholder<"y", float, tf::shape<2, 3>>();
+    auto predictions = tf::placeholder<"p", float, tf::shape<2, 3>>();
+    auto weights = tf::constant<"w">(xt::xtensor_fixed<float, xt::xshape<2, 1>>{{1}, {0}});  // per row
+    auto huber = tf::losses::huber_loss(labels, predictions, weights);  // by default, over the nonzero weights
+    auto summed = tf::losses::absolute_difference(labels, predictions, weights, tf::losses::reduction::sum);
+    tf::session sess(huber, summed);
+    const xt::xtensor_fixed<float, xt::xshape<2, 3>> y = {{0, 0, 0}, {1, 1, 1}}, p = {{0.5f, 2, 0}, {0, 0, 0}};
+    auto [h, s] = sess.run(tf::fetch(huber, summed), tf::feed(labels, y), tf::feed(predictions, p));
+    EXPECT(std::abs(h - (0.125f + 1.5f + 0) / 3) < 1e-6f);  // row 1 weighs 0: three losses count
+    EXPECT(s == 0.5f + 2);
+    // [/snippet tf_losses]
+  }
+  {
     // [snippet cosine]
     auto step = tf::train::global_step();
     auto lr = tf::train::cosine_decay_restarts(0.1, step, /*first_decay_steps=*/10);  // SGDR
