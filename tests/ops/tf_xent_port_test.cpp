@@ -5,6 +5,11 @@
 // xent_op_test.py (tensorflow/python/kernel_tests/), its loss and its backprop (the gradient
 // with respect to the logits). Each TEST_CASE names the tests it ports.
 //
+// sparse_softmax_cross_entropy_with_logits is ported from sparse_xent_op_test.py (testNpXent,
+// testSingleClass, testInvalidLabel, testFloat/testDouble/testInt32/64Labels as one case,
+// testGradient); its testScalar, testVector and rank checks are compile errors here, and its
+// testSecondGradient is not ported: the sparse cross-entropy has no second derivative here.
+//
 // xent_op_test.py's testSingleClass is not ported: its labels rows ([-1], [0], [1]) do not sum
 // to 1, and there TensorFlow's backprop is its kernel's softmax - labels while typeflow's is the
 // exact derivative, softmax * sum(labels) - labels (docs/reference/ops.md); testShapeMismatch
@@ -17,6 +22,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include <typeflow/typeflow.hpp>
@@ -48,11 +55,11 @@ auto tensor(const std::vector<double>& v) {
 }
 
 template <class Got>
-void check_close(const Got& got, const std::vector<double>& want, double atol) {
+void check_close(const Got& got, const std::vector<double>& want, double atol, double rtol = 1e-6) {
   REQUIRE(got.size() == want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     INFO("element " << i);
-    CHECK(std::abs(double(got.data()[i]) - want[i]) <= atol + 1e-6 * std::abs(want[i]));
+    CHECK(std::abs(double(got.data()[i]) - want[i]) <= atol + rtol * std::abs(want[i]));
   }
 }
 
@@ -165,9 +172,9 @@ void xent_case() {
   np_xent(f, l, 2, 4, want_loss, want_backprop);
   check_close(got_loss, want_loss, 1e-6);
   check_close(got_backprop, want_backprop, 1e-6);
-  // testNpXent's literal values
-  check_close(got_backprop, {0.25, 0.25, 0.25, -0.75, 0.0321, -0.4129, -0.2632, 0.6439}, 1e-3);
-  check_close(got_loss, {1.3862, 1.9401}, 1e-3);
+  // testNpXent's literal values, with its tolerances (rtol = atol = 1e-3)
+  check_close(got_backprop, {0.25, 0.25, 0.25, -0.75, 0.0321, -0.4129, -0.2632, 0.6439}, 1e-3, 1e-3);
+  check_close(got_loss, {1.3862, 1.9401}, 1e-3, 1e-3);
 }
 }  // namespace
 
@@ -181,6 +188,72 @@ TEST_CASE("XentTest.testGradient (xent_op_test.py): [3, 4] float64 against centr
   auto l = tf::constant<"l">(tensor<double, S>({0, 0, 1, 0, 1, 0, 0, 0, 0, 0.5, 0, 0.5}));
   auto f = tf::placeholder<"f", double, S>();
   auto loss = tf::reduce_sum(tf::softmax_cross_entropy_with_logits(l, f) *
+                             tf::constant<"w">(xt::xtensor_fixed<double, xt::xshape<3>>{1, -0.5, 2}));
+  auto [g] = tf::gradients(loss, f);
+  tf::session sess(loss, g);
+  fd_check::check_gradient_node(sess, loss, g, f,
+                                tensor<double, S>({0.1, 0.2, 0.3, 0.4, 0.1, 0.4, 0.9, 1.6, 0.1, 0.8, 2.7, 6.4}));
+}
+
+namespace {
+template <class T, class Id>
+void sparse_xent_case() {
+  using S = tf::shape<2, 4>;
+  const std::vector<double> f{1, 1, 1, 1, 1, 2, 3, 4};
+  auto features = tf::placeholder<"features", T, S>();
+  auto labels = tf::constant<"labels">(xt::xtensor_fixed<Id, xt::xshape<2>>{3, 0});
+  auto loss = tf::sparse_softmax_cross_entropy_with_logits(labels, features);
+  auto [backprop] = tf::gradients(tf::reduce_sum(loss), features);
+  tf::session sess(loss, backprop);
+  const auto [got_loss, got_backprop] = sess.run(tf::fetch(loss, backprop), tf::feed(features, tensor<T, S>(f)));
+  std::vector<double> want_loss, want_backprop;
+  np_xent(f, {0, 0, 0, 1, 1, 0, 0, 0}, 2, 4, want_loss, want_backprop);  // the labels one-hot
+  check_close(got_loss, want_loss, 1e-6);
+  check_close(got_backprop, want_backprop, 1e-6);
+  // testNpXent's literal values, with its tolerances (rtol = atol = 1e-3)
+  check_close(got_loss, {1.3862, 3.4420}, 1e-3, 1e-3);
+  check_close(got_backprop, {0.25, 0.25, 0.25, -0.75, -0.968, 0.087, 0.237, 0.6439}, 1e-3, 1e-3);
+}
+}  // namespace
+
+TEST_CASE("SparseXentTest.testNpXent, testFloat, testDouble, testInt32Labels, testInt64Labels (sparse_xent_op_test.py)") {
+  sparse_xent_case<float, std::int32_t>();
+  sparse_xent_case<double, std::int64_t>();
+}
+
+TEST_CASE("SparseXentTest.testSingleClass (sparse_xent_op_test.py): one class, loss and backprop 0") {
+  using S = tf::shape<3, 1>;
+  auto features = tf::placeholder<"features", float, S>();
+  auto labels = tf::constant<"labels">(xt::xtensor_fixed<std::int32_t, xt::xshape<3>>{0, 0, 0});
+  auto loss = tf::sparse_softmax_cross_entropy_with_logits(labels, features);
+  auto [backprop] = tf::gradients(tf::reduce_sum(loss), features);
+  tf::session sess(loss, backprop);
+  const auto [l, b] = sess.run(tf::fetch(loss, backprop), tf::feed(features, tensor<float, S>({1, -1, 0})));
+  check_close(l, {0, 0, 0}, 1e-6);
+  check_close(b, {0, 0, 0}, 1e-6);
+}
+
+TEST_CASE("SparseXentTest.testInvalidLabel (sparse_xent_op_test.py): labels 4 and -1 of 4 classes fail the run") {
+  auto features = tf::placeholder<"features", float, tf::shape<4, 4>>();
+  auto labels = tf::placeholder<"labels", std::int32_t, tf::shape<4>>();
+  auto loss = tf::sparse_softmax_cross_entropy_with_logits(labels, features);
+  tf::session sess(loss);
+  const auto f = tensor<float, tf::shape<4, 4>>({1, 1, 1, 1, 1, 2, 3, 4, 2, 3, 4, 5, 6, 7, 8, 9});
+  for (std::int32_t bad : {4, -1}) {
+    const xt::xtensor_fixed<std::int32_t, xt::xshape<4>> l{bad, 3, 0, 1};
+    const std::string expected = "Received a label value of " + std::to_string(bad);
+    CHECK_THROWS_WITH_AS(sess.run(loss, tf::feed(features, f), tf::feed(labels, l)),
+                         doctest::Contains(expected.c_str()), tf::invalid_argument_error);
+  }
+  const xt::xtensor_fixed<std::int32_t, xt::xshape<4>> good{3, 3, 0, 1};
+  CHECK_NOTHROW(sess.run(loss, tf::feed(features, f), tf::feed(labels, good)));
+}
+
+TEST_CASE("SparseXentTest.testGradient (sparse_xent_op_test.py): labels [3, 0, 1], [3, 4] float64") {
+  using S = tf::shape<3, 4>;
+  auto l = tf::constant<"l">(xt::xtensor_fixed<std::int32_t, xt::xshape<3>>{3, 0, 1});
+  auto f = tf::placeholder<"f", double, S>();
+  auto loss = tf::reduce_sum(tf::sparse_softmax_cross_entropy_with_logits(l, f) *
                              tf::constant<"w">(xt::xtensor_fixed<double, xt::xshape<3>>{1, -0.5, 2}));
   auto [g] = tf::gradients(loss, f);
   tf::session sess(loss, g);
