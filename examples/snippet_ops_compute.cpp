@@ -131,5 +131,28 @@ int main() {
   const double lse = std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0));
   EXPECT(std::abs(run_v(tf::reduce_logsumexp(v)) - lse) < 1e-12);
   // [/snippet math_functions]
+
+  // [snippet more_ops]
+  auto g = tf::placeholder<"g", double, tf::shape<2, 2>>();
+  const xt::xtensor_fixed<double, xt::xshape<2, 2>> g_value = {{3, 0}, {4, 2}};
+  auto run_g = [&](auto node) { return sess.run(node, tf::feed(g, g_value)); };
+  using vec2 = xt::xtensor_fixed<double, xt::xshape<2>>;
+  using mat2 = xt::xtensor_fixed<double, xt::xshape<2, 2>>;
+  EXPECT(run_g(tf::reduce_prod<0>(g)) == vec2{12, 0});
+  EXPECT(run_g(tf::count_nonzero(g)) == 3);                     // int64
+  EXPECT(run_g(tf::cumprod<1>(g)) == mat2{{3, 0}, {4, 8}});
+  EXPECT(xt::allclose(run_g(tf::l2_normalize<0>(g)), mat2{{0.6, 0}, {0.8, 1}}));  // each column to norm 1
+  EXPECT(run_g(tf::clip_by_norm<0>(g, tf::constant<2.5>())) == mat2{{1.5, 0}, {2, 2}});
+  EXPECT(xt::allclose(run_g(tf::clip_by_average_norm(g, tf::constant<0.5>())),
+                     run_g(tf::clip_by_norm(g, tf::constant<2.0>()))));  // 0.5 times the 4 elements
+  EXPECT(run_g(tf::rsqrt(g * g + tf::constant<1.0>()))(0, 1) == 1.0);
+  EXPECT(run_g(tf::logical_and(g > tf::constant<1.0>(), g < tf::constant<4.0>()))(0, 0));
+  EXPECT(run_g(tf::reduce_all(g >= tf::constant<0.0>())));
+  auto columns = run_g(tf::softmax<0>(g));                      // along the first axis
+  EXPECT(std::abs(columns(0, 0) + columns(1, 0) - 1) < 1e-12);
+  auto targets = tf::constant<"targets">(mat2{{1, 0}, {0, 1}});
+  auto weighted = tf::weighted_cross_entropy_with_logits(targets, g, tf::constant<2.0>());
+  EXPECT(std::abs(run_g(weighted)(0, 0) - 2 * std::log1p(std::exp(-3.0))) < 1e-12);  // positives count twice
+  // [/snippet more_ops]
   return 0;
 }

@@ -2,7 +2,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include <typeflow/typeflow.hpp>
 
@@ -123,6 +125,8 @@ int main() {
     sess.run(train_op);  // decay 0: ms = g * g and mg = g, so the step is g / sqrt(ms - mg * mg + 1) = g
     EXPECT(sess.run(w)(0) == 0.0);
     EXPECT(sess.run(tf::train::get_slot<"mg">(opt, w))(0) == 1.0);  // "w/RMSProp_1", the mean gradient
+    static_assert(tf::train::has_slot<"mg">(opt));
+    EXPECT(tf::train::get_slot_names(opt) == std::vector<std::string>{"mg", "momentum", "rms"});
     // [/snippet centered]
   }
   std::puts("snippet_training: ok");
