@@ -35,6 +35,13 @@ int main() {
   xt::xtensor<std::int32_t, 1> labels_value = {2, 0, 7};
   EXPECT(sess.run(one_hot, tf::feed(labels, labels_value)) ==
          xt::xtensor<float, 2>{{0, 0, 1}, {1, 0, 0}, {0, 0, 0}});  // 7 is out of range: zeros
+  // on_value / off_value (scalar nodes, or literals converted to T) and the axis of the new dimension:
+  auto batch_labels = tf::placeholder<"batch_labels", std::int64_t, tf::shape<2, 2>>();
+  auto signs = tf::one_hot<3, float, 1>(batch_labels, tf::constant<1>(), tf::constant<-1>());  // [2, 3, 2]
+  static_assert(std::is_same_v<tf::shape_of<decltype(signs)>, tf::shape<2, 3, 2>>);
+  xt::xtensor_fixed<std::int64_t, xt::xshape<2, 2>> batch_value = {{0, 2}, {-1, 1}};
+  EXPECT(sess.run(signs, tf::feed(batch_labels, batch_value)) ==
+         (xt::xtensor<float, 3>{{{1, -1}, {-1, -1}, {-1, 1}}, {{-1, -1}, {-1, 1}, {-1, -1}}}));
   // [/snippet one_hot]
 
   // [snippet losses]

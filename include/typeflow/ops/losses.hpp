@@ -19,6 +19,7 @@
 #include "typeflow/ops/compare.hpp"
 #include "typeflow/ops/math.hpp"
 #include "typeflow/ops/math_functions.hpp"
+#include "typeflow/ops/one_hot.hpp"
 #include "typeflow/ops/reduce.hpp"
 #include "typeflow/ops/select.hpp"
 #include "typeflow/ops/softmax.hpp"
@@ -133,33 +134,6 @@ constexpr auto sparse_softmax_cross_entropy_with_logits(const L& labels, const X
   } else {
     return make_node<sparse_xent_node<L, X>>(labels, logits);
   }
-}
-
-/// tf.one_hot(indices, depth): [batch] class indices to [batch, Depth] rows of T.
-template <std::size_t Depth, class T, class L>
-struct one_hot_node : node_facade<T, shape<shape_of<L>::dims[0], std::ptrdiff_t(Depth)>, node_kind::compute, L>,
-                      op_info<"OneHot"> {
-  template <class... N>
-  using rebind = one_hot_node<Depth, T, N...>;
-  template <std::size_t K, class G>
-  using gradient = no_gradient;
-
-  template <class Out, class VL>
-  static void compute(Out& out, const VL& labels) {
-    if constexpr (!shape_of<one_hot_node>::is_static) out.resize(std::array<std::size_t, 2>{labels.size(), Depth});
-    std::fill(out.begin(), out.end(), T(0));
-    for (std::size_t r = 0; r < labels.size(); ++r) {
-      const auto label = labels.data()[r];
-      if (label >= 0 && static_cast<std::size_t>(label) < Depth) out.data()[r * Depth + std::size_t(label)] = T(1);
-    }
-  }
-};
-
-/// `one_hot<10, float>(labels)`; indices outside [0, Depth) give a row of zeros, as in TensorFlow.
-template <std::size_t Depth, element_type T = float, node L>
-constexpr one_hot_node<Depth, T, L> one_hot(const L& indices) {
-  static_assert(shape_of<L>::rank == 1, "typeflow::one_hot<depth>(indices): indices must have rank 1");
-  return make_node<one_hot_node<Depth, T, L>>(indices);
 }
 
 /// In a diagnostic: the labels (targets) and logits of sigmoid_cross_entropy_with_logits or

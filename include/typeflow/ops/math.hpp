@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "typeflow/ops/arithmetic.hpp"
@@ -69,7 +70,18 @@ struct minimum : op_info<"Minimum"> {
 };
 template <class To>
 struct cast : op_info<"Cast"> {
-  template <class T> constexpr To operator()(T a) const { return static_cast<To>(a); }
+  // A floating value that truncates (toward zero) outside an integer type's range, NaN and
+  // the infinities included, gives the type's lowest value: TensorFlow's CPU result (x86's
+  // cvttss2si), and no undefined behaviour here. Every other conversion is static_cast's.
+  template <class T> constexpr To operator()(T a) const {
+    if constexpr (std::is_floating_point_v<T> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
+      // The range [lowest, end): powers of two (or 0), exact in T.
+      constexpr T lowest = static_cast<T>(std::numeric_limits<To>::min());
+      constexpr T end = T(2) * static_cast<T>(std::numeric_limits<To>::max() / 2 + 1);
+      if (!(a > lowest - T(1) && a < end)) return std::numeric_limits<To>::min();
+    }
+    return static_cast<To>(a);
+  }
   // Only between floating types does a gradient flow, as in TensorFlow.
   template <std::size_t K, class G, class Self, class A>
   using gradient = mp::mp_if_c<floating_element<To> && floating_element<value_type_of<A>>,

@@ -63,6 +63,12 @@ void gemm(bool ta, bool tb, std::size_t m, std::size_t n, std::size_t k, T alpha
     }
     beta = T(1);
   }
+  if (std::is_floating_point_v<T> && k == 0) {  // an empty sum: c = beta c (BLAS rejects lda = 0)
+    if (beta != T(1))
+      for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j < n; ++j) c[i * ldc + j] *= beta;
+    return;
+  }
   if constexpr (std::is_same_v<T, float>) {
     cblas_sgemm(CblasRowMajor, op_a, op_b, int(m), int(n), int(k), alpha, a, int(lda), b, int(ldb), beta, c, int(ldc));
   } else if constexpr (std::is_same_v<T, double>) {

@@ -92,7 +92,10 @@ struct reshape_node
           known *= dims[i];
         }
       }
-      if (hole < S::rank) dims[hole] = known == 0 ? 0 : total / known;
+      if (hole < S::rank && known == 0)  // TensorFlow 1.x's rule: nothing to infer the -1 from
+        throw invalid_argument_error("Reshape cannot infer the missing input size for an empty tensor unless all "
+                                     "specified input sizes are non-zero");
+      if (hole < S::rank) dims[hole] = total / known;
       std::size_t got = 1;
       for (auto d : dims) got *= d;
       if (got != total)
@@ -109,7 +112,7 @@ struct reshape_node
       }
     } else if constexpr (std::is_arithmetic_v<V>) {
       *out.begin() = a;
-    } else {
+    } else if constexpr (!(S::is_static && S::size == 0)) {  // g++'s -Wnonnull: a static empty tensor has no data
       std::copy(a.begin(), a.end(), out.begin());
     }
   }
