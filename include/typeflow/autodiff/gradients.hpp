@@ -185,12 +185,25 @@ using or_zeros = mp::mp_if_c<is_no_gradient<G>, zeros_for<X>, G>;
 
 }  // namespace detail
 
-/// The gradient node of y with respect to x (zeros of x's shape when no path joins them).
+namespace detail {
+// An integer (or bool) x gets no gradient, as in TensorFlow, whose backpropagation reaches
+// only floating tensors from the xs (gradients_util._MarkReachedOps): zeros of x's shape
+// where TensorFlow gives None, and y's graph is not differentiated at all.
+template <class Y, class X, bool Floating = floating_element<value_type_of<X>>>
+struct gradient_impl {
+  using type = zeros_for<X>;
+};
 template <class Y, class X>
-using gradient_t = detail::or_zeros<
-    typename detail::gradient_of<detail::context<typename detail::target<Y>::y, typename detail::target<Y>::seed>,
-                                 X>::type,
-    X>;
+struct gradient_impl<Y, X, true> {
+  using type =
+      or_zeros<typename gradient_of<context<typename target<Y>::y, typename target<Y>::seed>, X>::type, X>;
+};
+}  // namespace detail
+
+/// The gradient node of y with respect to x (zeros of x's shape when no path joins them,
+/// or when x is not of a floating type).
+template <class Y, class X>
+using gradient_t = typename detail::gradient_impl<Y, X>::type;
 
 }  // namespace autodiff
 
@@ -206,8 +219,8 @@ constexpr autodiff::gradient_t<Y, X> gradient(const Y& y, const X& x) {
 
 /// `gradients(y, x1, x2)` is tf.gradients(y, [x1, x2]): a std::tuple of gradient nodes,
 /// each of its x's shape. They are ordinary nodes: fetch them, use them in expressions,
-/// differentiate them again. Where no path joins x to y the gradient is zeros of x's
-/// shape (TensorFlow gives None). y may be grad_ys(y, gy) for a non-scalar y; a
+/// differentiate them again. Where no path joins x to y, and for an integer or bool x, the
+/// gradient is zeros of x's shape (TensorFlow gives None). y may be grad_ys(y, gy) for a non-scalar y; a
 /// non-scalar y alone is differentiated as the sum of its elements, like TensorFlow.
 template <class Y, node... X>
 constexpr auto gradients(const Y& y, const X&... x) {

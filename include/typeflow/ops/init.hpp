@@ -100,6 +100,34 @@ constexpr std::uint64_t seed_for(const initializer& i, std::string_view name, st
 /// The graph seed of a session that was given none.
 inline constexpr std::uint64_t default_graph_seed = 0x9e3779b97f4a7c15ULL;
 
+/// Whether `i` can initialize a variable of element type T. As in TensorFlow, whose
+/// constructors raise ValueError otherwise: random_normal, truncated_normal and
+/// glorot_uniform draw floating values only, random_uniform no bool.
+template <class T>
+constexpr bool valid_for(const initializer& i) {
+  switch (i.kind) {
+    case kind::random_normal:
+    case kind::truncated_normal:
+    case kind::glorot_uniform: return std::is_floating_point_v<T>;
+    case kind::random_uniform: return !std::is_same_v<T, bool>;
+    default: return true;
+  }
+}
+
+/// TensorFlow's names of the initializers, for messages.
+constexpr std::string_view name_of(kind k) {
+  switch (k) {
+    case kind::zeros: return "zeros_initializer";
+    case kind::ones: return "ones_initializer";
+    case kind::constant: return "constant_initializer";
+    case kind::random_uniform: return "random_uniform_initializer";
+    case kind::random_normal: return "random_normal_initializer";
+    case kind::truncated_normal: return "truncated_normal_initializer";
+    case kind::glorot_uniform: return "glorot_uniform_initializer";
+  }
+  return "initializer";
+}
+
 }  // namespace init
 
 namespace init {
@@ -142,7 +170,16 @@ void fill(Storage& storage, const initializer& init, std::string_view name, std:
       case kind::ones: return T(1);
       case kind::constant: return static_cast<T>(init.a);
       case kind::random_uniform:
-      case kind::glorot_uniform: return static_cast<T>(std::uniform_real_distribution<double>(lo, hi)(rng));
+      case kind::glorot_uniform: {
+        // [lo, hi), also after the conversion to T: a float can round up to hi, and an
+        // integer is the floor (uniform on lo, ..., hi - 1, as TensorFlow's integer draws).
+        std::uniform_real_distribution<double> dist(lo, hi);
+        for (;;) {
+          const double u = dist(rng);
+          const T v = static_cast<T>(std::is_integral_v<T> ? std::floor(u) : u);
+          if (!(lo < hi) || static_cast<double>(v) < hi) return v;
+        }
+      }
       case kind::random_normal: return static_cast<T>(std::normal_distribution<double>(init.a, init.b)(rng));
       case kind::truncated_normal: {
         std::normal_distribution<double> dist(init.a, init.b);

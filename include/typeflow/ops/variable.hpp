@@ -10,6 +10,13 @@
 
 namespace typeflow {
 
+/// In a diagnostic: variable Name of element type T, whose initializer in its type draws
+/// values T cannot hold (init::valid_for).
+template <fixed_string Name, class T>
+struct initializer_must_fit_the_variables_element_type {
+  static constexpr bool value = false;
+};
+
 namespace ops::detail {
 /// What a variable's object holds: nothing when its initializer is in its type; the
 /// initializer, a definition (core/definition.hpp), when it is known only at run time.
@@ -43,6 +50,12 @@ struct variable_node : node_facade<T, S, node_kind::leaf>,
 /// 128>, init::zeros()>()` chooses the initializer in the type.
 template <fixed_string Name, element_type T, shape_type S = scalar, init::initializer I = init::default_for<T>::value>
 constexpr variable_node<Name, T, S, init::fixed<I>> variable() {
+  if constexpr (!init::valid_for<T>(I)) {
+    static_assert(initializer_must_fit_the_variables_element_type<Name, T>::value,
+                  "typeflow::variable<name, T, S, initializer>(): random_normal, truncated_normal and "
+                  "glorot_uniform initialize floating variables only, random_uniform no bool; give "
+                  "the variable a floating type or another initializer");
+  }
   return {};
 }
 
@@ -52,6 +65,12 @@ constexpr variable_node<Name, T, S, init::fixed<I>> variable() {
 /// two graphs of the same types, each session with its own initializer.
 template <fixed_string Name, element_type T, shape_type S = scalar>
 variable_node<Name, T, S, init::run_time> variable(const init::initializer& initializer) {
+  if (!init::valid_for<T>(initializer))  // TensorFlow: ValueError, when the variable is made
+    throw invalid_argument_error((initializer.kind == init::kind::random_uniform
+                                      ? "Invalid dtype " + std::string(dtype_name_of<T>)
+                                      : "Expected floating point type, got " + std::string(dtype_name_of<T>)) +
+                                 ": " + std::string(init::name_of(initializer.kind)) +
+                                 " cannot initialize variable " + std::string(Name.view()));
   variable_node<Name, T, S, init::run_time> v;
   v.definition = initializer;
   return v;
