@@ -1,4 +1,4 @@
-// docs/reference/ops.md: argmax, one_hot, losses and the dense layer.
+// docs/reference/ops.md: argmax, one_hot, top_k, in_top_k, lrn, losses and the dense layer.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +43,26 @@ int main() {
   EXPECT(sess.run(signs, tf::feed(batch_labels, batch_value)) ==
          (xt::xtensor<float, 3>{{{1, -1}, {-1, -1}, {-1, 1}}, {{-1, -1}, {-1, 1}, {-1, -1}}}));
   // [/snippet one_hot]
+
+  // [snippet top_k]
+  auto logits_k = tf::placeholder<"logits_k", float, tf::shape<tf::dyn, 4>>();
+  auto [top2, top2_indices] = tf::top_k<2>(logits_k);  // [?, 4] -> [?, 2] twice; indices int32
+  xt::xtensor<float, 2> logits_value = {{0.1f, 0.3f, 0.2f, 0.4f}, {0.1f, 0.3f, 0.3f, 0.2f}};
+  auto [v, i] = sess.run(tf::fetch(top2, top2_indices), tf::feed(logits_k, logits_value));
+  EXPECT(v == (xt::xtensor<float, 2>{{0.4f, 0.3f}, {0.3f, 0.3f}}));
+  EXPECT(i == (xt::xtensor<std::int32_t, 2>{{3, 1}, {1, 2}}));  // ties: the lower index first
+
+  auto classes_k = tf::placeholder<"classes_k", std::int32_t, tf::shape<tf::dyn>>();
+  auto correct = tf::in_top_k<1>(logits_k, classes_k);  // bool [?]; ties with the target count as in
+  xt::xtensor<std::int32_t, 1> classes_value = {3, 2};
+  EXPECT(sess.run(correct, tf::feed(logits_k, logits_value), tf::feed(classes_k, classes_value)) ==
+         (xt::xtensor<bool, 1>{true, true}));
+
+  // CIFAR-10's norm1: depth_radius 4, bias 1, alpha 0.001 / 9, beta 0.75 (template arguments).
+  auto conv = tf::placeholder<"conv", float, tf::shape<tf::dyn, 8, 8, 64>>();
+  auto norm1 = tf::lrn<4, 1.0, 0.001 / 9.0, 0.75>(conv);  // NHWC, over the channels
+  static_assert(std::is_same_v<tf::shape_of<decltype(norm1)>, tf::shape<tf::dyn, 8, 8, 64>>);
+  // [/snippet top_k]
 
   // [snippet losses]
   auto logits = scores;
