@@ -154,5 +154,28 @@ int main() {
   auto weighted = tf::weighted_cross_entropy_with_logits(targets, g, tf::constant<2.0>());
   EXPECT(std::abs(run_g(weighted)(0, 0) - 2 * std::log1p(std::exp(-3.0))) < 1e-12);  // positives count twice
   // [/snippet more_ops]
+
+  // [snippet creation_random]
+  auto mu = tf::placeholder<"mu", float, tf::shape<tf::dyn, 2>>();
+  auto eps = tf::random_normal(tf::shape_op(mu));  // a VAE's tf.random_normal(tf.shape(mu))
+  static_assert(has_shape<decltype(eps), tf::shape<tf::dyn, 2>>);
+  auto noise = tf::random_uniform<tf::shape<4, 100>, float, /*seed=*/7>(tf::constant<-1>(), tf::constant<1>());
+  auto dice = tf::random_uniform<tf::shape<10>, std::int32_t>(tf::constant<1>(), tf::constant<7>());  // 1..6
+  auto w0 = tf::truncated_normal<tf::shape<3, 2>, double>(tf::constant<0.0>(), tf::constant<0.1>());
+  auto grid = tf::fill<tf::shape<2, 3>>(tf::constant<9>());  // int32 [2, 3] of 9
+  auto like_mu = tf::zeros(tf::shape_op(mu)) + tf::ones_like(mu);
+  tf::session gen(eps, noise, dice, w0, grid, like_mu, tf::size(mu), tf::rank(mu));
+  gen.set_random_seed(42);  // tf.set_random_seed: every run below is reproducible
+  xt::xtensor<float, 2> mu_value = xt::zeros<float>({5, 2});
+  EXPECT(gen.run(eps, tf::feed(mu, mu_value)).shape()[0] == 5);
+  EXPECT(gen.run(noise) != gen.run(noise));  // a new draw on each run
+  auto d = gen.run(dice);
+  EXPECT(xt::amin(d)() >= 1 && xt::amax(d)() <= 6);
+  EXPECT(xt::amax(xt::abs(gen.run(w0)))() <= 0.2);  // within 2 stddev
+  EXPECT(gen.run(grid) == (xt::xtensor_fixed<std::int32_t, xt::xshape<2, 3>>{{9, 9, 9}, {9, 9, 9}}));
+  EXPECT(gen.run(like_mu, tf::feed(mu, mu_value)) == xt::ones<float>({5, 2}));
+  EXPECT(gen.run(tf::shape_op(mu), tf::feed(mu, mu_value)) == (xt::xtensor_fixed<std::int32_t, xt::xshape<2>>{5, 2}));
+  EXPECT(gen.run(tf::size(mu), tf::feed(mu, mu_value)) == 10 && gen.run(tf::rank(mu)) == 2);
+  // [/snippet creation_random]
   return 0;
 }
