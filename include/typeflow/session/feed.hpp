@@ -8,8 +8,10 @@
 // Feeds also come as a hana::map from nodes to values (TensorFlow's feed_dict).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -28,6 +30,7 @@
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xutils.hpp>
 
+#include "typeflow/core/dtype.hpp"
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/core/shape.hpp"
@@ -119,13 +122,45 @@ constexpr bool static_shape_fits() {
   }
 }
 
+/// "placeholder 'x'" or "node 'name'": the fed node, in feed errors.
+template <class N>
+std::string fed_node_label() {
+  const std::string what = named_node<N> ? std::string(name_of<N>()) : std::string(op_name_of<N>());
+  return (graph::is_placeholder_node<N>::value ? "placeholder '" : "node '") + what + "'";
+}
+
 /// TensorFlow's error for a fed value whose shape does not fit node N's.
 template <class N, class Dims>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_feed_shape(const Dims& got) {
-  const std::string what = named_node<N> ? std::string(name_of<N>()) : std::string(op_name_of<N>());
-  throw invalid_argument_error("Cannot feed value of shape " + shape_string(got) + " for " +
-                               (graph::is_placeholder_node<N>::value ? "placeholder '" : "node '") + what +
-                               "', which has shape " + shape_string<shape_of<N>>());
+  throw invalid_argument_error("Cannot feed value of shape " + shape_string(got) + " for " + fed_node_label<N>() +
+                               ", which has shape " + shape_string<shape_of<N>>());
+}
+
+/// Whether the integer v converts to T and back unchanged (TensorFlow's check of an int fed
+/// to a tensor: no truncation, no wrap-around, no rounding).
+template <class T, class V>
+bool integer_converts_exactly(V v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v == 0 || v == 1;
+  } else if constexpr (std::is_integral_v<T>) {
+    // std::in_range takes no character types: widen first (a feed of 'a' is an integer too).
+    return std::in_range<T>(static_cast<std::conditional_t<std::is_signed_v<V>, long long, unsigned long long>>(v));
+  } else {
+    const T t = static_cast<T>(v);  // rounded; back to V only if within V's range
+    const T bound = std::ldexp(T(1), std::numeric_limits<V>::digits);
+    const T low = std::is_signed_v<V> ? -bound : T(0);
+    return t >= low && t < bound && static_cast<V>(t) == v;
+  }
+}
+
+/// TensorFlow's TypeError for an int feed that the node's element type cannot hold.
+template <class N, class V>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_feed_integer(V v) {
+  throw invalid_argument_error("Type of feed value " + std::to_string(v) + " with type " +
+                               (std::is_signed_v<V> ? "int" : "uint") + std::to_string(sizeof(V) * 8) +
+                               " is not compatible with Tensor type " + std::string(dtype_name_of<value_type_of<N>>) +
+                               " of " + fed_node_label<N>() +
+                               ". Try explicitly setting the type of the feed tensor to a larger type (e.g. int64).");
 }
 
 template <class N, class Dims>
@@ -143,9 +178,10 @@ void check_feed_shape(const F& f) {
 }  // namespace session_detail
 
 /// `feed(x, value)` is TensorFlow's `feed_dict={x: value}`. Any node may be fed; its
-/// inputs are then not evaluated. Scalars convert to the node's element type, tensors
-/// must have it; a shape that does not fit is a compile error where the value's type
-/// fixes it, an invalid_argument_error otherwise.
+/// inputs are then not evaluated. Scalars convert to the node's element type (an integer
+/// that the type cannot hold exactly throws invalid_argument_error, as TensorFlow's
+/// TypeError), tensors must have it; a shape that does not fit is a compile error where
+/// the value's type fixes it, an invalid_argument_error otherwise.
 template <node N, class V>
 auto feed(N, const V& value) {
   using T = value_type_of<N>;
@@ -155,6 +191,8 @@ auto feed(N, const V& value) {
     static_assert(scalar_feeds_a_node_of_rank_0<S>::value,
                   "feed(x, value): a scalar value can only feed a node of rank 0 (shape<>)");
     if constexpr (S::rank == 0) {
+      if constexpr (std::is_integral_v<V> && !std::is_same_v<V, bool>)
+        if (!session_detail::integer_converts_exactly<T>(value)) session_detail::throw_feed_integer<N>(value);
       return feed_t<N, T>{static_cast<T>(value)};
     } else {
       return inert{};
