@@ -46,4 +46,19 @@ constexpr auto join_names() {
   }
 }
 
+/// The number of decimal digits of v.
+constexpr std::size_t decimal_digits(unsigned long long v) { return v < 10 ? 1 : 1 + decimal_digits(v / 10); }
+
+/// Prefix followed by N in decimal: `numbered_name<"dropout/random_state_", 7>()` is
+/// "dropout/random_state_7" (the hidden counters of the seeded random ops).
+template <fixed_string Prefix, unsigned long long N>
+constexpr auto numbered_name() {
+  constexpr std::size_t digits = decimal_digits(N);
+  fixed_string<Prefix.size() + digits + 1> s{};
+  for (std::size_t i = 0; i < Prefix.size(); ++i) s.data[i] = Prefix.data[i];
+  unsigned long long v = N;
+  for (std::size_t i = digits; i-- > 0; v /= 10) s.data[Prefix.size() + i] = static_cast<char>('0' + v % 10);
+  return s;
+}
+
 }  // namespace typeflow

@@ -32,6 +32,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/constant.hpp"
@@ -64,13 +65,7 @@ namespace ops::detail {
 /// "log_uniform_candidate_sampler/random_state_<Seed>".
 template <std::uint64_t Seed>
 constexpr auto candidate_sampler_state_name() {
-  constexpr fixed_string prefix = "log_uniform_candidate_sampler/random_state_";
-  constexpr std::size_t digits = decimal_digits(Seed);
-  fixed_string<prefix.size() + digits + 1> s{};
-  for (std::size_t i = 0; i < prefix.size(); ++i) s.data[i] = prefix.data[i];
-  std::uint64_t v = Seed;
-  for (std::size_t i = digits; i-- > 0; v /= 10) s.data[prefix.size() + i] = static_cast<char>('0' + v % 10);
-  return s;
+  return numbered_name<"log_uniform_candidate_sampler/random_state_", Seed>();
 }
 
 /// P(k) of the log-uniform (Zipfian) distribution over [0, range_max), as TensorFlow's

@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "typeflow/core/errors.hpp"
+#include "typeflow/core/fixed_string.hpp"
 #include "typeflow/core/gradient_rule.hpp"
 #include "typeflow/core/node.hpp"
 #include "typeflow/ops/arithmetic.hpp"
@@ -48,18 +49,10 @@ struct dropout_rate_must_be_a_floating_scalar {
 
 namespace ops::detail {
 
-constexpr std::size_t decimal_digits(std::uint64_t v) { return v < 10 ? 1 : 1 + decimal_digits(v / 10); }
-
 /// "dropout/random_state_<Seed>".
 template <std::uint64_t Seed>
 constexpr auto dropout_state_name() {
-  constexpr fixed_string prefix = "dropout/random_state_";
-  constexpr std::size_t digits = decimal_digits(Seed);
-  fixed_string<prefix.size() + digits + 1> s{};
-  for (std::size_t i = 0; i < prefix.size(); ++i) s.data[i] = prefix.data[i];
-  std::uint64_t v = Seed;
-  for (std::size_t i = digits; i-- > 0; v /= 10) s.data[prefix.size() + i] = static_cast<char>('0' + v % 10);
-  return s;
+  return numbered_name<"dropout/random_state_", Seed>();
 }
 
 constexpr std::uint64_t splitmix64(std::uint64_t& state) {

@@ -20,16 +20,10 @@ enum class random_kind : std::uint8_t { normal, truncated_normal, uniform };
 /// "random_ops/random_state_<Seed>", or "random_ops/random_state_unseeded".
 template <bool Seeded, std::uint64_t Seed>
 constexpr auto random_state_name() {
-  constexpr fixed_string prefix = "random_ops/random_state_";
   if constexpr (!Seeded) {
     return fixed_string{"random_ops/random_state_unseeded"};
   } else {
-    constexpr std::size_t digits = decimal_digits(Seed);
-    fixed_string<prefix.size() + digits + 1> s{};
-    for (std::size_t i = 0; i < prefix.size(); ++i) s.data[i] = prefix.data[i];
-    std::uint64_t v = Seed;
-    for (std::size_t i = digits; i-- > 0; v /= 10) s.data[prefix.size() + i] = static_cast<char>('0' + v % 10);
-    return s;
+    return numbered_name<"random_ops/random_state_", Seed>();
   }
 }
 
