@@ -92,10 +92,7 @@ constexpr auto inert_sample() {
 
 inline void log_uniform_draw(std::int64_t* out, std::size_t n, std::size_t range_max, bool unique,
                              std::uint64_t op_seed, std::uint64_t graph_seed, std::uint64_t count) {
-  std::uint64_t state = op_seed;
-  state = splitmix64(state) ^ graph_seed;
-  state = splitmix64(state) ^ count;
-  state = splitmix64(state);
+  std::uint64_t state = seeded_state(op_seed, graph_seed, count);
   const double log_range = std::log1p(static_cast<double>(range_max));
   const auto last = static_cast<std::int64_t>(range_max) - 1;
   std::int64_t tries = 0;

@@ -62,6 +62,16 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+/// The start of a seeded random op's stream for one run: splitmix64 mixing its op seed, the
+/// session's graph seed and its counter (dropout's masks, the candidate sampler, the random
+/// ops).
+constexpr std::uint64_t seeded_state(std::uint64_t op_seed, std::uint64_t graph_seed, std::uint64_t count) {
+  std::uint64_t state = op_seed;
+  state = splitmix64(state) ^ graph_seed;
+  state = splitmix64(state) ^ count;
+  return splitmix64(state);
+}
+
 /// The value of the rate operand (a number, or a rank-0 xtensor container or expression).
 template <class V>
 double rate_value(const V& v) {
@@ -77,10 +87,7 @@ double rate_value(const V& v) {
 template <class T>
 void dropout_mask(T* out, std::size_t n, double rate, std::uint64_t op_seed, std::uint64_t graph_seed,
                   std::uint64_t count) {
-  std::uint64_t state = op_seed;
-  state = splitmix64(state) ^ graph_seed;
-  state = splitmix64(state) ^ count;
-  state = splitmix64(state);
+  const std::uint64_t state = seeded_state(op_seed, graph_seed, count);
   const T scale = T(1) / (T(1) - static_cast<T>(rate));
   // Draw i is splitmix64's (i + 1)-th from `state`: the mix of state + (i + 1) gamma, so the
   // draws do not wait on each other. u_i = (z >> 11) 2^-53 >= rate exactly when the integer

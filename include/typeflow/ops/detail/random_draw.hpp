@@ -42,12 +42,8 @@ struct random_entropy {
 /// The stream of one draw: splitmix64 from the state seeded as dropout's masks are.
 struct random_stream {
   std::uint64_t state;
-  random_stream(std::uint64_t op_word, std::uint64_t graph_seed, std::uint64_t count) {
-    state = op_word;
-    state = splitmix64(state) ^ graph_seed;
-    state = splitmix64(state) ^ count;
-    state = splitmix64(state);
-  }
+  random_stream(std::uint64_t op_word, std::uint64_t graph_seed, std::uint64_t count)
+      : state(seeded_state(op_word, graph_seed, count)) {}
   std::uint64_t next() { return splitmix64(state); }
   /// Uniform in [0, 1), 53 bits.
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
