@@ -164,7 +164,8 @@ int main() {
   auto w0 = tf::truncated_normal<tf::shape<3, 2>, double>(tf::constant<0.0>(), tf::constant<0.1>());
   auto grid = tf::fill<tf::shape<2, 3>>(tf::constant<9>());  // int32 [2, 3] of 9
   auto like_mu = tf::zeros(tf::shape_op(mu)) + tf::ones_like(mu);
-  tf::session gen(eps, noise, dice, w0, grid, like_mu, tf::size(mu), tf::rank(mu));
+  auto ones = tf::ones<tf::shape<2>, double>();  // tf.ones([2], tf.float64)
+  tf::session gen(eps, noise, dice, w0, grid, like_mu, ones, tf::size(mu), tf::rank(mu));
   gen.set_random_seed(42);  // tf.set_random_seed: every run below is reproducible
   xt::xtensor<float, 2> mu_value = xt::zeros<float>({5, 2});
   EXPECT(gen.run(eps, tf::feed(mu, mu_value)).shape()[0] == 5);
@@ -174,6 +175,7 @@ int main() {
   EXPECT(xt::amax(xt::abs(gen.run(w0)))() <= 0.2);  // within 2 stddev
   EXPECT(gen.run(grid) == (xt::xtensor_fixed<std::int32_t, xt::xshape<2, 3>>{{9, 9, 9}, {9, 9, 9}}));
   EXPECT(gen.run(like_mu, tf::feed(mu, mu_value)) == xt::ones<float>({5, 2}));
+  EXPECT(gen.run(ones) == (xt::xtensor_fixed<double, xt::xshape<2>>{1, 1}));
   EXPECT(gen.run(tf::shape_op(mu), tf::feed(mu, mu_value)) == (xt::xtensor_fixed<std::int32_t, xt::xshape<2>>{5, 2}));
   EXPECT(gen.run(tf::size(mu), tf::feed(mu, mu_value)) == 10 && gen.run(tf::rank(mu)) == 2);
   // [/snippet creation_random]

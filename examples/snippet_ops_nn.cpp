@@ -27,6 +27,8 @@ int main() {
   EXPECT(sess.run(best, tf::feed(scores, scores_value)) == xt::xtensor<std::int64_t, 1>{1, 0});
   EXPECT(sess.run(tf::argmin<1>(scores), tf::feed(scores, scores_value)) ==
          xt::xtensor<std::int64_t, 1>{0, 2});  // the first on ties
+  auto best32 = tf::argmax<1, std::int32_t>(scores);  // output_type=tf.int32
+  EXPECT(sess.run(best32, tf::feed(scores, scores_value)) == xt::xtensor<std::int32_t, 1>{1, 0});
   // [/snippet argmax]
 
   // [snippet one_hot]

@@ -42,6 +42,9 @@ int main() {
   EXPECT(xt::amin(sess.run(uniform))() >= -1.0f && xt::amax(sess.run(uniform))() < 1.0f);
   EXPECT(xt::amax(xt::abs(sess.run(truncated)))() <= 4.0);      // within 2 stddev of the mean
   EXPECT(xt::amax(xt::abs(sess.run(glorot)))() <= std::sqrt(6.0f / (3 + 2)));  // fan_in 3, fan_out 2
+  // random_normal draws floating values only (TensorFlow: ValueError); the check, as a constant:
+  static_assert(!tf::init::valid_for<std::int32_t>(tf::init::random_normal()) &&
+                tf::init::valid_for<std::int32_t>(tf::init::random_uniform(0, 10)));
   // [/snippet initializers]
   EXPECT(xt::amax(xt::abs(sess.run(normal)))() > 4.0);  // not truncated: some beyond 2 stddev
 
