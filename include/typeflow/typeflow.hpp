@@ -29,6 +29,7 @@
 #include "typeflow/ops/expand.hpp"
 #include "typeflow/ops/fill.hpp"
 #include "typeflow/ops/gather.hpp"
+#include "typeflow/ops/gather_nd.hpp"
 #include "typeflow/ops/image.hpp"
 #include "typeflow/ops/in_top_k.hpp"
 #include "typeflow/ops/init.hpp"
