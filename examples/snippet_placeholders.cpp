@@ -104,5 +104,49 @@ int main() {
     // [/snippet off_path]
     EXPECT(value == 6.0f);
   }
+  {
+    // [snippet with_default]
+    auto keep_prob = tf::placeholder_with_default<"keep_prob">(tf::constant<1.0f>());
+    auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 3>>();
+    auto y = x * keep_prob;
+    tf::session sess(y);
+    xt::xtensor<float, 2> rows = {{2, 4, 6}};
+    xt::xtensor<float, 2> eval = sess.run(y, tf::feed(x, rows));  // {{2, 4, 6}}: not fed, 1
+    xt::xtensor<float, 2> train = sess.run(y, tf::feed(x, rows), tf::feed(keep_prob, 0.5f));  // {{1, 2, 3}}
+    // [/snippet with_default]
+    EXPECT(eval == xt::xtensor<float, 2>{{2, 4, 6}});
+    EXPECT(train == xt::xtensor<float, 2>{{1, 2, 3}});
+  }
+  {
+    // [snippet with_default_shape]
+    auto one_row = tf::constant<"one_row">(xt::xtensor_fixed<float, xt::xshape<1, 3>>{{1, 2, 3}});
+    auto batch = tf::placeholder_with_default<"batch", tf::shape<tf::dyn, 3>>(one_row);  // [None, 3]
+    static_assert(std::is_same_v<tf::shape_of<decltype(batch)>, tf::shape<tf::dyn, 3>>);
+    auto sums = tf::reduce_sum<1>(batch);
+    tf::session sess(sums);
+    EXPECT(sess.run(sums) == xt::xtensor<float, 1>{6});  // the default's one row
+    xt::xtensor<float, 2> two_rows = {{1, 1, 1}, {2, 2, 2}};
+    EXPECT(sess.run(sums, tf::feed(batch, two_rows)) == xt::xtensor<float, 1>{3, 6});
+    xt::xtensor<float, 2> four_columns = {{1, 2, 3, 4}};
+    try {
+      sess.run(sums, tf::feed(batch, four_columns));
+      EXPECT(!"run throws");
+    } catch (const tf::invalid_argument_error& e) {
+      EXPECT(e.message() == "Cannot feed value of shape [1, 4] for node 'batch', which has shape [?, 3]");
+    }
+    // [/snippet with_default_shape]
+  }
+  {
+    // [snippet with_default_path]
+    auto x = tf::placeholder<"x", float>();
+    auto p = tf::placeholder_with_default<"p">(x * tf::constant<2>());
+    auto y = p + tf::constant<1>();
+    tf::session sess(y);
+    float fed = sess.run(y, tf::feed(p, 10.0f));   // 11: x * 2 does not run, x needs no feed
+    float unfed = sess.run(y, tf::feed(x, 3.0f));  // 7: p is x * 2
+    // sess.run(y) does not compile: y's path reaches placeholder 'x' through p's default
+    // [/snippet with_default_path]
+    EXPECT(fed == 11.0f && unfed == 7.0f);
+  }
   return 0;
 }

@@ -42,6 +42,7 @@
 #include "typeflow/ops/matmul.hpp"
 #include "typeflow/ops/normalization.hpp"
 #include "typeflow/ops/placeholder.hpp"
+#include "typeflow/ops/placeholder_with_default.hpp"
 #include "typeflow/ops/pool.hpp"
 #include "typeflow/ops/random.hpp"
 #include "typeflow/ops/reduce.hpp"
