@@ -255,7 +255,8 @@ auto from_tensor_slices(const N&... components) {
 }
 
 /// tf.data.Dataset.range(stop), range(start, stop[, step]) of integer scalar nodes: int64
-/// scalars; range<stop>(), range<start, stop[, step]>() of literals.
+/// scalars; range<stop>(), range<start, stop[, step]>() of literals. The calls among them are
+/// qualified: typeflow::range (ops/range.hpp, tf.range) takes nodes too, and ADL finds it.
 template <node Start, node Stop, node Step>
 auto range(const Start& start, const Stop& stop, const Step& step) {
   using bounds = mp::mp_list<Start, Stop, Step>;
@@ -271,19 +272,19 @@ auto range(const Start& start, const Stop& stop, const Step& step) {
 }
 template <node Start, node Stop>
 auto range(const Start& start, const Stop& stop) {
-  return range(start, stop, constant<std::int64_t{1}>());
+  return data::range(start, stop, constant<std::int64_t{1}>());
 }
 template <node Stop>
 auto range(const Stop& stop) {
-  return range(constant<std::int64_t{0}>(), stop, constant<std::int64_t{1}>());
+  return data::range(constant<std::int64_t{0}>(), stop, constant<std::int64_t{1}>());
 }
 template <std::int64_t A, std::int64_t... B>
   requires(sizeof...(B) <= 2)
 auto range() {
   if constexpr (sizeof...(B) == 0) {
-    return range(constant<A>());
+    return data::range(constant<A>());
   } else {
-    return range(constant<A>(), constant<B>()...);
+    return data::range(constant<A>(), constant<B>()...);
   }
 }
 
