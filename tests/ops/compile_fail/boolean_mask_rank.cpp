@@ -1,0 +1,13 @@
+// Compile-fail: a [2, 2] mask for a [4] tensor (TensorFlow's testMaskHasMoreDimsThanTensorRaises).
+// The diagnostic names both shapes.
+#include <typeflow/typeflow.hpp>
+
+namespace tf = typeflow;
+
+int main() {
+  auto tensor = tf::placeholder<"tensor", std::int32_t, tf::shape<4>>();
+  auto mask = tf::placeholder<"mask", bool, tf::shape<2, 2>>();
+  auto picked = tf::boolean_mask(tensor, mask);  // the mistake
+  tf::session sess(picked);
+  return 0;
+}
