@@ -39,39 +39,12 @@ namespace tf = typeflow;
 using tf::dyn;
 using tf::shape;
 using tf_port_testing::check_all;
+using tf_port_testing::dynamic;
+using tf_port_testing::fixed;
 using tf_port_testing::has_shape;
+using tf_port_testing::invalid_argument_message;
 
 namespace {
-
-// A fixed-size tensor holding `v` in row-major order.
-template <class T, std::size_t... D>
-xt::xtensor_fixed<T, xt::xshape<D...>> fixed(std::initializer_list<double> v) {
-  xt::xtensor_fixed<T, xt::xshape<D...>> t{};
-  REQUIRE(t.size() == v.size());
-  std::size_t i = 0;
-  for (double x : v) t.flat(i++) = static_cast<T>(x);
-  return t;
-}
-
-// A tensor of run-time dims holding `v` in row-major order.
-template <class T, std::size_t R>
-xt::xtensor<T, R> dynamic(std::array<std::size_t, R> dims, const std::vector<double>& v) {
-  auto t = xt::xtensor<T, R>::from_shape(dims);
-  REQUIRE(t.size() == v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) t.flat(i) = static_cast<T>(v[i]);
-  return t;
-}
-
-// The message of the invalid_argument_error that f throws ("" if it throws none).
-template <class F>
-std::string invalid_argument_message(F f) {
-  try {
-    f();
-  } catch (const tf::invalid_argument_error& e) {
-    return e.message();
-  }
-  return "";
-}
 
 // np.concatenate of the rows `rows` of `flat`, rows of `row` elements (params[[4, 4, 0]]).
 std::vector<double> take_rows(const std::vector<double>& flat, std::size_t row, std::initializer_list<std::size_t> rows) {

@@ -1,10 +1,13 @@
 // Helpers of the ports of TensorFlow's array-op kernel tests (tf_array_ops_port_test.cpp,
-// tf_slicing_ops_port_test.cpp, tf_sequence_ops_port_test.cpp): numpy's arange, empty
-// tensors, and comparisons with expected elements computed by the test.
+// tf_slicing_ops_port_test.cpp, tf_sequence_ops_port_test.cpp, tf_gather_nd_port_test.cpp,
+// tf_segment_mask_port_test.cpp): numpy's arange, empty tensors, tensors of literal values,
+// comparisons with expected elements computed by the test, and the message of an error.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -60,6 +63,36 @@ std::vector<double> elements(const Tensor& v) {
   std::vector<double> out;
   for (std::size_t i = 0; i < v.size(); ++i) out.push_back(static_cast<double>(v.flat(i)));
   return out;
+}
+
+// A fixed-size tensor holding `v` in row-major order.
+template <class T, std::size_t... D>
+xt::xtensor_fixed<T, xt::xshape<D...>> fixed(std::initializer_list<double> v) {
+  xt::xtensor_fixed<T, xt::xshape<D...>> t{};
+  REQUIRE(t.size() == v.size());
+  std::size_t i = 0;
+  for (double x : v) t.flat(i++) = static_cast<T>(x);
+  return t;
+}
+
+// A tensor of run-time dims holding `v` in row-major order.
+template <class T, std::size_t R>
+xt::xtensor<T, R> dynamic(std::array<std::size_t, R> dims, const std::vector<double>& v) {
+  auto t = xt::xtensor<T, R>::from_shape(dims);
+  REQUIRE(t.size() == v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) t.flat(i) = static_cast<T>(v[i]);
+  return t;
+}
+
+// The message of the invalid_argument_error that f throws ("" if it throws none).
+template <class F>
+std::string invalid_argument_message(F f) {
+  try {
+    f();
+  } catch (const typeflow::invalid_argument_error& e) {
+    return e.message();
+  }
+  return "";
 }
 
 }  // namespace tf_port_testing
