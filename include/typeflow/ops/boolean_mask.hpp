@@ -64,19 +64,9 @@ constexpr bool mask_dims_match() {
 template <std::size_t RT, std::size_t RM>
 std::size_t check_mask_dims(const std::array<std::size_t, RT>& td, const std::array<std::size_t, RM>& md) {
   for (std::size_t j = 0; j < RM; ++j)
-    if (md[j] != td[j]) {
-      std::string m = "[", t = "[";
-      for (std::size_t i = 0; i < RM; ++i) {
-        if (i) m += ',';
-        m += std::to_string(md[i]);
-      }
-      for (std::size_t i = 0; i < RT; ++i) {
-        if (i) t += ',';
-        t += std::to_string(td[i]);
-      }
-      throw invalid_argument_error("boolean_mask: mask.shape = " + m + "] does not match the leading dims of tensor.shape = " +
-                                   t + "]");
-    }
+    if (md[j] != td[j])
+      throw invalid_argument_error("boolean_mask: mask.shape = " + dims_string(md) +
+                                   " does not match the leading dims of tensor.shape = " + dims_string(td));
   return dims_product(td, RM, RT);
 }
 

@@ -101,18 +101,6 @@ constexpr bool shapes_compatible() {
   }
 }
 
-/// "[2,3]": dims as TensorFlow's TensorShape::DebugString prints them.
-template <class Dims>
-std::string dims_string(const Dims& dims, std::size_t from, std::size_t to) {
-  std::string s = "[";
-  for (std::size_t i = from; i < to; ++i) {
-    if (i > from) s += ',';
-    s += std::to_string(dims[i]);
-  }
-  s += ']';
-  return s;
-}
-
 /// Row k (of depth d) of indices, each entry in [0, dims[j]), or TensorFlow's
 /// InvalidArgument: "indices[0,1] = [7] does not index into param shape [3]".
 template <std::size_t RI, class Ix, class Dims>

@@ -69,10 +69,6 @@ void fill_linspace(T* out, std::size_t n, T start, T stop) {
   for (std::size_t i = 0; i < n; ++i) out[i] = start + step * static_cast<T>(i);
 }
 
-template <class V>
-auto range_scalar(const V& v) {
-  return *data_ptr(v);
-}
 }  // namespace ops::detail
 
 /// In a diagnostic: TensorFlow's RangeOp refuses (start, limit, delta) — delta 0, or a
@@ -117,8 +113,8 @@ struct range_node : node_facade<T, shape<dyn>, node_kind::compute, In...>, op_in
   using gradient = no_gradient;
   template <class Out, class S, class L, class D>
   static void compute(Out& out, const S& s, const L& l, const D& d) {
-    const T start = ops::detail::range_scalar(s), limit = ops::detail::range_scalar(l),
-            delta = ops::detail::range_scalar(d);
+    const T start = *ops::detail::data_ptr(s), limit = *ops::detail::data_ptr(l),
+            delta = *ops::detail::data_ptr(d);
     if constexpr (std::is_floating_point_v<T>) {  // a nan or an infinity has no element count
       if (!std::isfinite(start) || !std::isfinite(limit) || !std::isfinite(delta))
         throw invalid_argument_error("Requires start, limit and delta to be finite");
@@ -143,12 +139,12 @@ struct linspace_node : node_facade<T, S, node_kind::compute, In...>, op_info<"Li
     if constexpr (sizeof...(N) == 0) {
       n = static_cast<std::size_t>(S::dims[0]);
     } else {
-      const auto v = ops::detail::range_scalar(num...);
+      const auto v = *ops::detail::data_ptr(num...);
       if (v <= 0) throw invalid_argument_error("Requires num > 0: " + std::to_string(v));
       n = static_cast<std::size_t>(v);
       out.resize({n});
     }
-    ops::detail::fill_linspace<T>(out.data(), n, ops::detail::range_scalar(a), ops::detail::range_scalar(b));
+    ops::detail::fill_linspace<T>(out.data(), n, *ops::detail::data_ptr(a), *ops::detail::data_ptr(b));
   }
 };
 

@@ -119,17 +119,6 @@ constexpr bool ids_prefix_of_data() {
   }
 }
 
-template <std::size_t R>
-std::string dims_string(const std::array<std::size_t, R>& d) {
-  std::string s = "[";
-  for (std::size_t j = 0; j < R; ++j) {
-    if (j) s += ',';
-    s += std::to_string(d[j]);
-  }
-  s += ']';
-  return s;
-}
-
 // The geometry of a run: ids' count n, a slice's size row, the output rows; checks the ids
 // as TensorFlow's kernels do, before anything is written.
 struct geometry {
@@ -143,8 +132,8 @@ geometry check(const std::array<std::size_t, RD>& dd, const std::array<std::size
       if constexpr (Sorted)
         throw invalid_argument_error("segment_ids should be the same size as dimension 0 of data");
       else
-        throw invalid_argument_error("data.shape = " + dims_string(dd) + " does not start with segment_ids.shape = " +
-                                     dims_string(id));
+        throw invalid_argument_error("data.shape = " + ops::detail::dims_string(dd) + " does not start with segment_ids.shape = " +
+                                     ops::detail::dims_string(id));
     }
   const std::size_t n = ops::detail::dims_product(id, 0, RI), row = ops::detail::dims_product(dd, RI, RD);
   if constexpr (Sorted) {  // SegmentReductionOp::Compute

@@ -68,6 +68,22 @@ void resize_unless_static(Out& out, const Dims& dims) {
   if constexpr (!Static && !std::is_arithmetic_v<Out>) out.resize(dims);
 }
 
+/// "[2,3]": dims [from, to) of `dims` as TensorFlow's TensorShape::DebugString prints them,
+/// for the messages its kernels give (shape_string, core/shape.hpp, is typeflow's "[2, 3]").
+template <class Dims>
+std::string dims_string(const Dims& dims, std::size_t from, std::size_t to) {
+  std::string s = "[";
+  for (std::size_t i = from; i < to; ++i) {
+    if (i > from) s += ',';
+    s += std::to_string(dims[i]);
+  }
+  return s + ']';
+}
+template <std::size_t R>
+std::string dims_string(const std::array<std::size_t, R>& dims) {
+  return dims_string(dims, 0, R);
+}
+
 /// "[1,0]": the multi-index of flat position i in dims, as TensorFlow prints an index of
 /// a tensor in a message ("" for rank 0).
 template <std::size_t R>
