@@ -118,6 +118,28 @@ int main() {
   EXPECT(first.run(counter) == 2 && second.run(counter) == 1);
   // [/snippet per_session]
 
+  {
+    // [snippet trainable]
+    using vec2 = xt::xtensor_fixed<double, xt::xshape<2>>;
+    auto kernel = tf::variable<"dense/kernel", double, tf::shape<2>, tf::init::ones()>();
+    auto offset = tf::variable<"dense/offset", double, tf::shape<2>, tf::init::ones()>(tf::not_trainable);
+    auto factor = tf::variable<"dense/factor", double>(tf::init::constant(2), tf::not_trainable);
+    static_assert(tf::is_trainable_v<decltype(kernel)> && !tf::is_trainable_v<decltype(offset)>);
+
+    auto loss = tf::reduce_sum(kernel * factor + offset);  // gradients: 2 for kernel, 1 for offset
+    auto train_op = tf::train::gradient_descent(0.5).minimize(loss);  // the trainable variables
+    auto named = tf::train::gradient_descent(0.5).minimize(loss, tf::train::var_list(offset));
+    tf::session sess(train_op, named);
+    sess.initialize_all();
+    sess.run(train_op);
+    EXPECT(sess.run(kernel) == vec2{0, 0});  // 1 - 0.5 * 2
+    EXPECT(sess.run(offset) == vec2{1, 1} && sess.run(factor) == 2.0);  // left out
+    sess.run(named);  // a var_list trains the variables it names, trainable or not
+    EXPECT(sess.run(offset) == vec2{0.5, 0.5});
+    EXPECT(sess.run(tf::gradient(loss, offset)) == vec2{1, 1});  // gradients do not ask
+    // [/snippet trainable]
+  }
+
   (void)step;
   (void)scale;
   (void)w_double;

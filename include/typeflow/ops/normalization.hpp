@@ -335,7 +335,9 @@ struct [[nodiscard]] batch_normalization_result {
 /// TensorFlow's fused layer (rank 4), the batch variance that updates moving_variance has
 /// Bessel's correction; for other ranks (TensorFlow's non-fused layer) it has not.
 /// The moving statistics get no gradient (FusedBatchNormGrad has none for them), so
-/// optimizers' minimize(loss) does not update them: TensorFlow's non-trainable variables.
+/// optimizers' minimize(loss) does not update them, as TensorFlow's non-trainable variables;
+/// they are not made `not_trainable` (ops/variable.hpp), so that their types stay those by
+/// which programs read them (variable<"bn/moving_mean", T, shape<C>, init::zeros()>()).
 template <fixed_string Name = "batch_normalization", node X, node Training>
 auto batch_normalization(const X& x, const Training& training, double momentum = 0.99, double epsilon = 1e-3) {
   using T = value_type_of<X>;

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "typeflow/core/errors.hpp"
 #include "typeflow/core/node.hpp"
@@ -17,6 +18,24 @@ struct initializer_must_fit_the_variables_element_type {
   static constexpr bool value = false;
 };
 
+/// TensorFlow's `trainable=False`, as a tag: `variable<"step", std::int64_t>(not_trainable)`,
+/// `variable<"b", float, shape<3>>(init::zeros(), not_trainable)`. Optimizers' minimize(loss)
+/// and compute_gradients(loss) leave such a variable out (their var_list defaults to the
+/// trainable variables, tf.trainable_variables()); a var_list naming it trains it.
+struct not_trainable_t {
+  explicit constexpr not_trainable_t() = default;
+};
+inline constexpr not_trainable_t not_trainable{};
+
+namespace init {
+/// The initializer source of a variable made with `not_trainable`: Source (fixed<I>,
+/// run_time, ...) marked so. The mark is in the initializer source, not in a parameter of
+/// its own, so an ordinary variable's type, and its printed and mangled name, stay as they
+/// were; variable_node's `initializer_source` is Source.
+template <class Source>
+struct not_trainable {};
+}  // namespace init
+
 namespace ops::detail {
 /// What a variable's object holds: nothing when its initializer is in its type; the
 /// initializer, a definition (core/definition.hpp), when it is known only at run time.
@@ -27,12 +46,23 @@ struct variable_definition<init::run_time> {
   using definition_type = std::optional<init::initializer>;
   definition_type definition{};
 };
+template <class Source>
+struct variable_definition<init::not_trainable<Source>> : variable_definition<Source> {};
+
+template <class Init>
+struct initializer_source_of {
+  using type = Init;
+};
+template <class Source>
+struct initializer_source_of<init::not_trainable<Source>> {
+  using type = Source;
+};
 }  // namespace ops::detail
 
 /// The variable `Name`, initialized from `Init` (init::fixed<I>, init::run_time,
-/// init::value_of<C>, init::like<V>): the initializer is part of the variable's type, or,
-/// for init::run_time, its object's definition. Its value lives in each session whose graph
-/// reaches it.
+/// init::value_of<C>, init::like<V>, or one of these in init::not_trainable<...>): the
+/// initializer is part of the variable's type, or, for init::run_time, its object's
+/// definition. Its value lives in each session whose graph reaches it.
 template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
 struct variable_node : node_facade<T, S, node_kind::leaf>,
                        op_info<"VariableV2", false>,
@@ -42,8 +72,20 @@ struct variable_node : node_facade<T, S, node_kind::leaf>,
                 "tf.get_variable does");
   static constexpr auto name = Name;
   static constexpr bool is_variable = true;
-  using initializer_source = Init;
+  using initializer_source = typename ops::detail::initializer_source_of<Init>::type;
 };
+
+/// Whether V is a trainable variable (TensorFlow's `trainable`): what optimizers'
+/// minimize(loss) and compute_gradients(loss) update when given no var_list. A variable is,
+/// unless made `not_trainable`; an op's hidden state (a dropout's counter) and a moving
+/// average's shadow variables (train/moving_average.hpp) are not, as in TensorFlow; what is
+/// not a variable is not. Gradients do not ask: tf::gradients(loss, v) is v's either way.
+template <class V>
+struct is_trainable : std::bool_constant<variable_node_type<V> && !hidden_state_node<V>> {};
+template <fixed_string Name, element_type T, shape_type S, class Source>
+struct is_trainable<variable_node<Name, T, S, init::not_trainable<Source>>> : std::false_type {};
+template <class V>
+inline constexpr bool is_trainable_v = is_trainable<V>::value;
 
 /// `variable<"w", float, shape<784, 128>>()` is `tf.get_variable("w", [784, 128])`
 /// (glorot_uniform for floating types, zeros otherwise); `variable<"w", float, shape<784,
@@ -73,6 +115,26 @@ variable_node<Name, T, S, init::run_time> variable(const init::initializer& init
                                  " cannot initialize variable " + std::string(Name.view()));
   variable_node<Name, T, S, init::run_time> v;
   v.definition = initializer;
+  return v;
+}
+
+/// `variable<"global_step", std::int64_t>(not_trainable)`, `variable<"b", float, shape<3>,
+/// init::zeros()>(not_trainable)`: tf.get_variable(..., trainable=False), the initializer in
+/// the type. The variable is initialized, saved and restored, assigned and differentiated as
+/// any other; only optimizers given no var_list leave it out (is_trainable_v).
+template <fixed_string Name, element_type T, shape_type S = scalar, init::initializer I = init::default_for<T>::value>
+constexpr variable_node<Name, T, S, init::not_trainable<init::fixed<I>>> variable(not_trainable_t) {
+  (void)variable<Name, T, S, I>();  // the checks of the initializer
+  return {};
+}
+
+/// `variable<"b", float, shape<3>>(init::zeros(), not_trainable)`: the same with an
+/// initializer known at run time.
+template <fixed_string Name, element_type T, shape_type S = scalar>
+variable_node<Name, T, S, init::not_trainable<init::run_time>> variable(const init::initializer& initializer,
+                                                                       not_trainable_t) {
+  variable_node<Name, T, S, init::not_trainable<init::run_time>> v;
+  v.definition = variable<Name, T, S>(initializer).definition;  // the checks of the initializer
   return v;
 }
 

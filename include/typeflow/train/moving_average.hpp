@@ -64,6 +64,16 @@ struct ema_shadow_node : node_facade<value_type_of<V>, shape_of<V>, node_kind::l
   [[no_unique_address]] definitions_t<carried> defs{};
 };
 
+}  // namespace typeflow::train
+
+namespace typeflow {
+/// A shadow variable is not trainable (TensorFlow creates it with trainable=False).
+template <fixed_string EmaName, class V>
+struct is_trainable<train::ema_shadow_node<EmaName, V>> : std::false_type {};
+}  // namespace typeflow
+
+namespace typeflow::train {
+
 namespace detail {
 
 template <fixed_string Name, class N>
@@ -88,7 +98,7 @@ struct variable_shadow_of_q {
 };
 
 template <class V>
-using is_floating_variable = std::bool_constant<floating_element<value_type_of<V>>>;
+using is_trainable_floating_variable = std::bool_constant<is_trainable<V>::value && floating_element<value_type_of<V>>>;
 
 }  // namespace detail
 
@@ -191,14 +201,15 @@ class exponential_moving_average_t {
   /// session under its average's name, every other variable under its own name (non-
   /// trainable ones, the averages of tensors); the session's shadows of variables are left
   /// out. The averaged variables are those whose shadow the session holds, or, in a
-  /// session without any (an evaluation program), every floating-point variable.
+  /// session without any (an evaluation program), every trainable floating-point variable
+  /// (TensorFlow's default, tf.trainable_variables(); is_trainable_v).
   template <class Session>
   constexpr auto variables_to_restore(const Session&) const {
     using vars = typename Session::variables;
     using shadows = mp::mp_copy_if_q<vars, detail::variable_shadow_of_q<Name>>;
     using plain = mp::mp_remove_if_q<vars, detail::variable_shadow_of_q<Name>>;
     if constexpr (mp::mp_empty<shadows>::value) {
-      return entries_for<mp::mp_copy_if<plain, detail::is_floating_variable>>(plain{});
+      return entries_for<mp::mp_copy_if<plain, detail::is_trainable_floating_variable>>(plain{});
     } else {
       return entries_for<mp::mp_transform<averaged_of, shadows>>(plain{});
     }

@@ -248,9 +248,10 @@ struct apply_gradients_node
   }
 };
 
-/// In a diagnostic: minimize(loss) or compute_gradients(loss) found no variable on the
-/// loss's computation path that receives a gradient (every path is cut by stop_gradient,
-/// an op without a gradient such as ArgMax, or the loss reads no variable).
+/// In a diagnostic: minimize(loss) or compute_gradients(loss) found no trainable variable on
+/// the loss's computation path that receives a gradient (every path is cut by stop_gradient,
+/// an op without a gradient such as ArgMax, the loss reads no variable, or only variables
+/// made `not_trainable`).
 template <fixed_string Loss>
 struct no_variable_on_the_loss_path_receives_a_gradient {
   static constexpr bool value = false;
@@ -269,22 +270,25 @@ struct optimizer {
   /// The hyperparameter nodes, in the order the optimizer's factory takes them.
   const hyper_tuple& hyperparameters() const noexcept { return hyper_; }
 
-  /// (gradient, variable) pairs for the variables on loss's computation path that
-  /// receive a gradient (tf.train.Optimizer.compute_gradients).
+  /// (gradient, variable) pairs for the trainable variables on loss's computation path
+  /// that receive a gradient (tf.train.Optimizer.compute_gradients, whose var_list defaults
+  /// to tf.trainable_variables()): a variable made `not_trainable` is left out.
   template <node Loss>
   constexpr auto compute_gradients(const Loss& loss) const {
     using order = graph::path_order<mp::mp_list<Loss>, mp::mp_list<>>;
-    using vars = mp::mp_filter<graph::is_variable_node, order>;
+    // The variables first (a concept, no class per node), then the trainable ones among them.
+    using vars = mp::mp_filter<is_trainable, mp::mp_filter<graph::is_variable_node, order>>;
     using real = mp::mp_copy_if_q<vars, has_real_gradient<Loss>>;
     if constexpr (mp::mp_empty<real>::value) {
       static_assert(no_variable_on_the_loss_path_receives_a_gradient<label_of<Loss>()>::value,
-                    "minimize(loss): no variable on the loss's computation path receives a gradient");
+                    "minimize(loss): no trainable variable on the loss's computation path receives a gradient "
+                    "(a variable made not_trainable is trained only when named: minimize(loss, var_list(v)))");
       return std::tuple<>{};  // inert: the error above is the one to read
     } else {
       return pairs_for(loss, real{});
     }
   }
-  /// The same for the variables of var_list.
+  /// The same for the variables of var_list, trainable or not (as TensorFlow's var_list).
   template <node Loss, class... V>
   constexpr auto compute_gradients(const Loss& loss, const var_list_t<V...>& vars) const {
     return std::apply(
