@@ -82,8 +82,10 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>
   using bound = Bound;
   using inputs = mp::mp_if_c<std::is_same_v<Len, no_lengths>, mp::mp_list<Init..., Xs, capture_source_t<Bound, Cap>...>,
                              mp::mp_list<Init..., Xs, Len, capture_source_t<Bound, Cap>...>>;
-  using carried = carried_union_t<Init..., Xs, capture_source_t<Bound, Cap>..., typename Body::output,
-                                  mp::mp_rename<typename Body::new_states, carried_union_t>>;
+  // What the inputs, the output and the new states carry (a body whose new states read a
+  // constant of run-time values that its output does not).
+  using carried = mp::mp_unique<mp::mp_append<carried_union_t<Init..., Xs, capture_source_t<Bound, Cap>..., typename Body::output>,
+                                              mp::mp_rename<typename Body::new_states, carried_union_t>>>;
   [[no_unique_address]] definitions_t<carried> defs;
   using output_type = loop_record<T, shape_of<Xs>::rank, shape_of<typename Body::output>::rank,
                                   std::tuple<capture_store<Bound, Cap>...>, buffer_of<typename Body::input>, buffer_of<Init>...>;
@@ -230,11 +232,17 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
       for (std::size_t b = 0; b < batch; ++b)
         if (past_length(rec.lengths, true, b, t)) std::fill_n(y + b * orow, orow, T(0));
     }
+    // Without lengths each state is replaced whole (states need not share a batch dim: a
+    // cond's results are states of any shapes); with them, row by row along the batch.
     for_each_state(std::make_index_sequence<K>{}, rec, [&](auto, auto& s, auto& n) {
       const std::size_t size = element_count(s);
-      const std::size_t row = size / (batch == 0 ? 1 : batch);
       T* sp = mutable_data(s);
       const T* np = mutable_data(n);
+      if (!rec.masked) {
+        copy_elements<T>(sp, np, size);
+        return;
+      }
+      const std::size_t row = size / (batch == 0 ? 1 : batch);
       for (std::size_t b = 0; b < batch; ++b)
         if (!past_length(rec.lengths, rec.masked, b, t)) copy_elements<T>(sp + b * row, np + b * row, row);
     });

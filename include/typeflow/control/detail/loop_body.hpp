@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -250,9 +251,11 @@ struct saved_forward {
 template <class Body>
 using saved_forward_t = typename saved_forward<Body>::type;
 
-/// Where the values of saved_forward_t<Body> are kept: one series per node, an element per step.
+/// Where the values of saved_forward_t<Body> are kept: one series per node, an element per step
+/// (a scalar bool's in a std::deque, whose elements are bools: std::vector<bool>'s are proxies
+/// that a step's value cannot be assigned through).
 template <class N>
-using step_series = std::vector<buffer_of<N>>;
+using step_series = std::conditional_t<std::is_same_v<buffer_of<N>, bool>, std::deque<bool>, std::vector<buffer_of<N>>>;
 template <class Body>
 using saved_series_t = mp::mp_rename<mp::mp_transform<step_series, saved_forward_t<Body>>, std::tuple>;
 

@@ -166,9 +166,13 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
             [&] {
               auto& c = std::get<I>(g.carry);
               const std::size_t size = element_count(c);
-              const std::size_t row = size / (batch == 0 ? 1 : batch);
               const T* d = ops::detail::data_ptr(std::get<I>(vals));
               T* cp = mutable_data(c);
+              if (!rec.masked) {  // whole, as the forward loop's states (loop.hpp)
+                copy_elements<T>(cp, d, size);
+                return;
+              }
+              const std::size_t row = size / (batch == 0 ? 1 : batch);
               for (std::size_t b = 0; b < batch; ++b)
                 if (!past_length(rec.lengths, rec.masked, b, t)) copy_elements<T>(cp + b * row, d + b * row, row);
             }(),
@@ -178,17 +182,21 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
       [&]<std::size_t... C>(std::index_sequence<C...>) {
         (
             [&] {
-              auto& acc = std::get<C>(g.gcap);
-              const T* d = ops::detail::data_ptr(std::get<K + 1 + C>(vals));
-              T* a = mutable_data(acc);
-              // A static size vectorizes (independent_loop): the loop with a run-time count
-              // stayed scalar at -O2, 5% of a GRU(128) training step (perf).
-              using S = shape_of<mp::mp_at_c<typename Body::captures, C>>;
-              if constexpr (S::is_static) {
-                core::detail::independent_loop<S::size>([&](std::size_t i) { a[i] += d[i]; });
-              } else {
-                const std::size_t n = element_count(acc);
-                for (std::size_t i = 0; i < n; ++i) a[i] += d[i];
+              // An integer or bool capture (an outer placeholder the body reads and casts)
+              // has no gradient: its zeros stay as they are.
+              if constexpr (std::is_same_v<value_type_of<mp::mp_at_c<typename Body::captures, C>>, T>) {
+                auto& acc = std::get<C>(g.gcap);
+                const T* d = ops::detail::data_ptr(std::get<K + 1 + C>(vals));
+                T* a = mutable_data(acc);
+                // A static size vectorizes (independent_loop): the loop with a run-time count
+                // stayed scalar at -O2, 5% of a GRU(128) training step (perf).
+                using S = shape_of<mp::mp_at_c<typename Body::captures, C>>;
+                if constexpr (S::is_static) {
+                  core::detail::independent_loop<S::size>([&](std::size_t i) { a[i] += d[i]; });
+                } else {
+                  const std::size_t n = element_count(acc);
+                  for (std::size_t i = 0; i < n; ++i) a[i] += d[i];
+                }
               }
             }(),
             ...);

@@ -1,0 +1,264 @@
+// typeflow/control/cond.hpp — tf.cond: the value of true_fn() or of false_fn(), as a scalar
+// bool pred says, computing only the branch taken.
+//
+// Each branch is a loop of the graph (control::dynamic_loop, scan.hpp) whose body is the
+// branch's graph, built once by calling its function and compiled once, and which runs one
+// step when its branch is taken and none otherwise: its sequence is one element masked by
+// pred (or by its negation). The branch's results are the loop's states, which start at
+// zeros and become the results in the one step (so results have static shapes; what the
+// branches read may have dynamic ones). A merge node per result (TensorFlow's Merge) takes the final state of the loop that
+// ran. The gradient is the loops' own: the branch taken receives the result's gradient (the
+// merge's gradient, TensorFlow's Switch in the gradient graph), the other zeros for no step,
+// so gradients reach only what the taken branch reads, as TensorFlow's cond gradient does. As for map_fn, the loop runs in float when every result
+// is float and in double otherwise, the results cast back.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "typeflow/control/map_fn.hpp"
+#include "typeflow/ops/boolean_mask.hpp"
+#include "typeflow/ops/fill.hpp"
+#include "typeflow/ops/logical.hpp"
+#include "typeflow/ops/reshape.hpp"
+
+namespace typeflow {
+
+/// In a diagnostic: the pred of cond Cond has element type T and shape Shape, not a scalar bool.
+template <fixed_string Cond, class T, class Shape>
+struct cond_pred_must_be_a_scalar_bool {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: a branch of cond Cond returned something that is not a node, nor a
+/// std::tuple of nodes.
+template <fixed_string Cond>
+struct cond_branch_must_return_a_node_or_a_tuple_of_nodes {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: the branches of cond Cond return different structures, element types or
+/// shapes (TensorFlow: "true_fn and false_fn must have the same type of returns").
+template <fixed_string Cond>
+struct cond_true_fn_and_false_fn_must_return_the_same_types_and_shapes {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: a result of cond Cond has shape Shape, with a dynamic dim.
+template <fixed_string Cond, class Shape>
+struct cond_result_must_have_static_dims {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: a branch of cond Cond has a side effect, the op Op (assign, print, an
+/// update).
+template <fixed_string Cond, fixed_string Op>
+struct cond_branch_has_a_side_effect {
+  static constexpr bool value = false;
+};
+
+namespace control::detail {
+
+/// out = v, resized to v's dims.
+template <class S, class Out, class V>
+void copy_value(Out& out, const V& v) {
+  if constexpr (std::is_arithmetic_v<Out>) {
+    out = v;
+  } else {
+    ops::detail::resize_unless_static<S::is_static>(out, ops::detail::dims_of<S::rank>(v));
+    std::copy_n(v.data(), v.size(), out.data());
+  }
+}
+
+/// out = zeros of like's dims.
+template <class S, class Out, class V>
+void zeros_like_value(Out& out, const V& like) {
+  if constexpr (std::is_arithmetic_v<Out>) {
+    out = Out(0);
+  } else {
+    ops::detail::resize_unless_static<S::is_static>(out, ops::detail::dims_of<S::rank>(like));
+    std::fill(out.begin(), out.end(), typename Out::value_type(0));
+  }
+}
+
+}  // namespace control::detail
+
+/// The gradient that a branch's loop receives for its final state X: G when pred C is Then
+/// (the branch ran), else zeros of X's run-time dims (the loop ran no step). TensorFlow's
+/// Switch, in cond's gradient graph.
+template <bool Then, class S, class C, class G, class X>
+struct cond_switch_node : node_facade<value_type_of<G>, S, node_kind::compute, C, G, X>, op_info<"Switch"> {
+  template <class... N>
+  using rebind = cond_switch_node<Then, S, N...>;
+  // Linear in G: the same selection of its gradient.
+  template <std::size_t K, class GG>
+  using gradient = mp::mp_if_c<K == 1, cond_switch_node<Then, shape_of<G>, C, GG, G>, no_gradient>;
+
+  template <class Out, class VC, class VG, class VX>
+  static void compute(Out& out, const VC& c, const VG& g, const VX& x) {
+    if (static_cast<bool>(c) == Then)
+      control::detail::copy_value<S>(out, g);
+    else
+      control::detail::zeros_like_value<S>(out, x);
+  }
+};
+
+/// A result of cond: the final state A of the true branch's loop when pred C holds, B of the
+/// false branch's otherwise (TensorFlow's Merge: the value of the branch that ran).
+template <class C, class A, class B>
+struct cond_merge_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, C, A, B>, op_info<"Merge"> {
+  template <class... N>
+  using rebind = cond_merge_node<N...>;
+  template <std::size_t K, class G>
+  using gradient = mp::mp_if_c<K == 0, no_gradient,
+                               cond_switch_node<K == 1, shape_of<A>, C, G, mp::mp_at_c<mp::mp_list<C, A, B>, K>>>;
+
+  template <class Out, class VC, class VA, class VB>
+  static void compute(Out& out, const VC& c, const VA& a, const VB& b) {
+    if (static_cast<bool>(c))
+      control::detail::copy_value<shape_of<A>>(out, a);
+    else
+      control::detail::copy_value<shape_of<A>>(out, b);
+  }
+};
+
+namespace control::detail {
+
+// The checks of cond's arguments. Each error is a static_assert in a function named by the
+// cond and its culprit alone, so that the diagnostic spells no graph type.
+template <fixed_string Scope, class T, class S>
+constexpr bool pred_error() {
+  static_assert(cond_pred_must_be_a_scalar_bool<Scope, T, S>::value,
+                "typeflow::cond(pred, true_fn, false_fn): pred must be a scalar bool node (TensorFlow: a boolean "
+                "scalar tensor)");
+  return false;
+}
+template <fixed_string Scope>
+constexpr bool structure_error() {
+  static_assert(cond_branch_must_return_a_node_or_a_tuple_of_nodes<Scope>::value,
+                "typeflow::cond(pred, true_fn, false_fn): each branch must return a node, or a std::tuple of nodes");
+  return false;
+}
+template <fixed_string Scope>
+constexpr bool mismatch_error() {
+  static_assert(cond_true_fn_and_false_fn_must_return_the_same_types_and_shapes<Scope>::value,
+                "typeflow::cond(pred, true_fn, false_fn): true_fn and false_fn must return the same structure, "
+                "element types and shapes");
+  return false;
+}
+template <fixed_string Scope, class S>
+constexpr bool dynamic_result_error() {
+  static_assert(cond_result_must_have_static_dims<Scope, S>::value,
+                "typeflow::cond(pred, true_fn, false_fn): each result must have static dims (its inputs may have "
+                "dynamic ones)");
+  return false;
+}
+template <fixed_string Scope, fixed_string Op>
+constexpr bool side_effect_error() {
+  static_assert(cond_branch_has_a_side_effect<Scope, Op>::value,
+                "typeflow::cond(pred, true_fn, false_fn): a branch must be free of side effects (assign, print, "
+                "optimizer updates); run them with the session, outside the cond");
+  return false;
+}
+
+/// Whether the branches return one structure: both a node, or both std::tuples of as many
+/// nodes, with the same element types and shapes.
+template <class RT, class RF>
+struct same_returns : std::false_type {};
+template <class... A, class... B>
+  requires(sizeof...(A) == sizeof...(B))
+struct same_returns<std::tuple<A...>, std::tuple<B...>>
+    : std::bool_constant<((std::is_same_v<value_type_of<A>, value_type_of<B>> &&
+                           std::is_same_v<shape_of<A>, shape_of<B>>) && ...)> {};
+
+template <class Tuple>
+struct all_nodes : std::false_type {};
+template <class... A>
+struct all_nodes<std::tuple<A...>> : std::bool_constant<(node<A> && ...)> {};
+
+template <class S>
+using static_dims_c = std::bool_constant<all_dims_static<S>()>;
+template <class N>
+using cond_changes_state = std::bool_constant<changes_state<N>()>;
+
+/// The shapes of a branch's results (Outs, a std::tuple of nodes), and the first that is not
+/// static (its index, the size if none).
+template <class Outs>
+using result_shapes = mp::mp_transform<shape_of, mp::mp_rename<Outs, mp::mp_list>>;
+template <class Outs>
+using first_dynamic_result = mp::mp_find_if_q<result_shapes<Outs>, mp::mp_not_fn<static_dims_c>>;
+/// The ops with side effects in the branches' graphs (Outs and OF, std::tuples of nodes).
+template <class Outs, class OF>
+using branch_effects = graph::detail::select<
+    cond_changes_state, mp::mp_apply<graph::graph_order, mp::mp_append<mp::mp_rename<Outs, mp::mp_list>, mp::mp_rename<OF, mp::mp_list>>>>;
+
+/// One branch: a loop of `seq`'s 0 or 1 steps whose body is fn's graph; its results, cast to
+/// W, are the loop's states, and its final states what it returns.
+template <fixed_string Scope, class W, class Outs, class Fn, class Seq, std::size_t... J>
+auto cond_branch(Fn& fn, const Seq& seq, std::index_sequence<J...>) {
+  return control::dynamic_loop<Scope>(
+             [&](const auto&, const auto& x) {
+               const auto out = map_parts(fn());
+               return std::pair{x, std::tuple{cast_if_needed<W>(std::get<J>(out))...}};
+             },
+             seq, std::tuple{zeros<shape_of<std::tuple_element_t<J, Outs>>, W>()...})
+      .final_state;
+}
+
+}  // namespace control::detail
+
+/// `cond<"cond">(pred, true_fn, false_fn)` is tf.cond(pred, true_fn, false_fn): true_fn()'s
+/// value when the scalar bool pred is true, false_fn()'s otherwise, computing only the branch
+/// taken. Each function is called once, when the cond is built, and the nodes it makes are its
+/// branch's graph (each a loop body, named "<Scope>/true/while/..." and
+/// "<Scope>/false/while/..."); nodes made outside and read by a branch are the branch's inputs
+/// as in TensorFlow: variables and placeholders are read from the run, and other outer nodes
+/// are computed in the branch, when it runs. Both functions return a node, or a std::tuple of
+/// nodes, with the same element types and static shapes (what they read may have dynamic
+/// ones); cond returns the same structure. Gradients flow through the branch taken to what it reads. Two conds in one graph
+/// need two names.
+template <fixed_string Scope = "cond", node Pred, class TrueFn, class FalseFn>
+auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn) {
+  namespace cd = control::detail;
+  using RT = std::remove_cvref_t<decltype(true_fn())>;
+  using RF = std::remove_cvref_t<decltype(false_fn())>;
+  using Outs = cd::map_parts_t<RT>;
+  using OF = cd::map_parts_t<RF>;
+  // Each error stops here, and cond returns something inert so that no other follows.
+  if constexpr (!std::is_same_v<value_type_of<Pred>, bool> || shape_of<Pred>::rank != 0) {
+    cd::pred_error<Scope, value_type_of<Pred>, shape_of<Pred>>();
+    return true_fn();
+  } else if constexpr (!cd::all_nodes<Outs>::value || !cd::all_nodes<OF>::value) {
+    cd::structure_error<Scope>();
+    return true_fn();
+  } else if constexpr (cd::is_std_tuple<RT>::value != cd::is_std_tuple<RF>::value || !cd::same_returns<Outs, OF>::value) {
+    cd::mismatch_error<Scope>();
+    return true_fn();
+  } else if constexpr (cd::first_dynamic_result<Outs>::value < std::tuple_size_v<Outs>) {
+    cd::dynamic_result_error<Scope, mp::mp_at<cd::result_shapes<Outs>, cd::first_dynamic_result<Outs>>>();
+    return true_fn();
+  } else if constexpr (!mp::mp_empty<cd::branch_effects<Outs, OF>>::value) {
+    cd::side_effect_error<Scope, label_of<mp::mp_front<cd::branch_effects<Outs, OF>>>()>();
+    return true_fn();
+  } else {
+    constexpr bool several = cd::is_std_tuple<RT>::value;
+    return [&]<std::size_t... J>(std::index_sequence<J...>) {
+      using W = cd::map_loop_t<value_type_of<std::tuple_element_t<J, Outs>>...>;
+      const auto one = ones<shape<1>, W>();
+      const auto t = cd::cond_branch<join_names<Scope, "true">(), W, Outs>(
+          true_fn, boolean_mask(one, reshape<shape<1>>(pred)), std::index_sequence<J...>{});
+      const auto f = cd::cond_branch<join_names<Scope, "false">(), W, Outs>(
+          false_fn, boolean_mask(one, reshape<shape<1>>(logical_not(pred))), std::index_sequence<J...>{});
+      auto results = std::tuple{cd::cast_if_needed<value_type_of<std::tuple_element_t<J, Outs>>>(
+          make_node<cond_merge_node<Pred, std::remove_cvref_t<std::tuple_element_t<J, decltype(t)>>,
+                                    std::remove_cvref_t<std::tuple_element_t<J, decltype(f)>>>>(
+              pred, std::get<J>(t), std::get<J>(f)))...};
+      if constexpr (several) {
+        return results;
+      } else {
+        return std::get<0>(results);
+      }
+    }(std::make_index_sequence<std::tuple_size_v<Outs>>{});
+  }
+}
+
+}  // namespace typeflow

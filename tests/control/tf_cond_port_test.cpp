@@ -1,0 +1,242 @@
+// tf.cond (control/cond.hpp), ported from TensorFlow 1.x's control_flow_ops_py_test.py:
+// testCondTrue, testCondFalse, testCond_1, testCond_2, testCond_3 (a cond in a branch),
+// testCond_6, testCond_7 (several results), testCondGrad_1, testCondGrad_2, testCondGrad_3
+// (a gradient inside a branch), testCondGrad_Gather, testNestedCond_Simple; cond_v2_test.py's
+// testSecondDerivative; and cond's gradients against central differences. The values are
+// the tests'. What only the taken branch computes is checked by a branch that would fail if
+// it ran. Not ported: the cases whose branches assign (testCond_4, testCondRef: a branch is
+// free of side effects here, compile_fail.cond_branch_assigns), SparseTensor and
+// IndexedSlices results, devices and queues, and cond_v2_test.py's testSecondDerivative (a
+// loop's gradient, and so cond's, is not differentiated again). TensorFlow's Python-list
+// results are flat std::tuples here.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+#include <typeflow/control/cond.hpp>
+#include <typeflow/typeflow.hpp>
+
+#include "../autodiff/fd_check.hpp"
+
+namespace tf = typeflow;
+
+TEST_CASE("cond: testCondTrue, testCondFalse") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto y = tf::placeholder<"y", std::int32_t>();
+  auto z = tf::cond(tf::less(x, y), [&] { return x * tf::constant<17>(); }, [&] { return y + tf::constant<23>(); });
+  static_assert(std::is_same_v<tf::value_type_of<decltype(z)>, std::int32_t>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(z)>, tf::shape<>>);
+  tf::session s(z);
+  CHECK(s.run(z, tf::feed(x, 2), tf::feed(y, 5)) == 34);
+  CHECK(s.run(z, tf::feed(x, 2), tf::feed(y, 1)) == 24);
+}
+
+TEST_CASE("cond: testCond_1, testCond_2: a constant pred") {
+  auto x = tf::placeholder<"x", float>();
+  auto r1 = tf::cond<"cond_1">(tf::less(tf::constant<1>(), tf::constant<2>()), [&] { return x + tf::constant<1.0f>(); },
+                               [&] { return x - tf::constant<1.0f>(); });
+  auto r2 = tf::cond<"cond_2">(tf::less(tf::constant<1>(), tf::constant<0>()), [&] { return x + tf::constant<1.0f>(); },
+                               [&] { return x - tf::constant<1.0f>(); });
+  tf::session s(r1, r2);
+  const auto [a, b] = s.run(tf::fetch(r1, r2), tf::feed(x, 10.0f));
+  CHECK(a == 11.0f);
+  CHECK(b == 9.0f);
+}
+
+TEST_CASE("cond: testCond_3, a cond in a branch") {
+  auto x = tf::placeholder<"x", float>();
+  auto pred = tf::less(tf::constant<1>(), tf::constant<2>());
+  const auto fn1 = [&] { return x + tf::constant<1.0f>(); };
+  const auto fn2 = [&] { return x - tf::constant<1.0f>(); };
+  const auto fn3 = [&] { return tf::cond<"inner">(pred, fn1, fn2) + tf::constant<1.0f>(); };
+  auto r = tf::cond(pred, fn3, fn2);
+  tf::session s(r);
+  CHECK(s.run(r, tf::feed(x, 10.0f)) == 12.0f);
+}
+
+TEST_CASE("cond: testCond_6, a variable's value through both branches") {
+  auto v1 = tf::variable<"v1", std::int32_t, tf::shape<1>, tf::init::constant(7)>();
+  auto age = tf::constant<3>();
+  auto max_age = tf::constant<2>();
+  auto r = tf::cond(tf::greater(age, max_age), [&] { return tf::identity(v1); }, [&] { return tf::identity(v1); });
+  tf::session s(r);
+  s.initialize_all();
+  const xt::xtensor_fixed<std::int32_t, xt::xshape<1>> got = s.run(r);
+  CHECK(got(0) == 7);
+}
+
+TEST_CASE("cond: testCond_7, several results") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto y = tf::placeholder<"y", std::int32_t>();
+  auto pred = tf::placeholder<"pred", bool>();
+  auto [r0, r1] = tf::cond(
+      pred, [&] { return std::tuple{x + tf::constant<1>(), x + tf::constant<2>()}; }, [&] { return std::tuple{y, y}; });
+  static_assert(std::is_same_v<tf::value_type_of<decltype(r1)>, std::int32_t>);
+  tf::session s(r0, r1);
+  const auto [a, b] = s.run(tf::fetch(r0, r1), tf::feed(x, 10), tf::feed(y, 200), tf::feed(pred, true));
+  CHECK(a == 11);
+  CHECK(b == 12);
+  const auto [c, d] = s.run(tf::fetch(r0, r1), tf::feed(x, 10), tf::feed(y, 200), tf::feed(pred, false));
+  CHECK(c == 200);
+  CHECK(d == 200);
+}
+
+TEST_CASE("cond: several results of a shape") {
+  auto x = tf::placeholder<"x", float, tf::shape<3, 2>>();
+  auto pred = tf::placeholder<"pred", bool>();
+  auto [sum, diff] = tf::cond(
+      pred, [&] { return std::tuple{x + x, x - x}; }, [&] { return std::tuple{x * x, -x}; });
+  static_assert(std::is_same_v<tf::shape_of<decltype(sum)>, tf::shape<3, 2>>);
+  tf::session s(sum, diff);
+  const xt::xtensor_fixed<float, xt::xshape<3, 2>> v = {{1, 2}, {3, 4}, {5, 6}};
+  const auto [a, b] = s.run(tf::fetch(sum, diff), tf::feed(x, v), tf::feed(pred, true));
+  CHECK(a == 2.0f * v);
+  CHECK(b == xt::zeros<float>({3, 2}));
+  const auto [c, d] = s.run(tf::fetch(sum, diff), tf::feed(x, v), tf::feed(pred, false));
+  CHECK(c == v * v);
+  CHECK(d == -v);
+}
+
+TEST_CASE("cond: results of different shapes and types, and their gradients") {
+  auto pred = tf::placeholder<"pred", bool>();
+  auto x = tf::placeholder<"x", double, tf::shape<3, 2>>();
+  auto n = tf::placeholder<"n", std::int64_t>();
+  auto [m, s, k, big] = tf::cond(
+      pred,
+      [&] {
+        return std::tuple{x * tf::constant<2.0>(), tf::reduce_sum(x), n + tf::constant<std::int64_t{1}>(),
+                          x > tf::constant<3.0>()};
+      },
+      [&] { return std::tuple{-x, tf::reduce_max(x), n, x < tf::constant<3.0>()}; });
+  static_assert(std::is_same_v<tf::value_type_of<decltype(big)>, bool>);
+  static_assert(std::is_same_v<tf::shape_of<decltype(s)>, tf::shape<>>);
+  static_assert(std::is_same_v<tf::value_type_of<decltype(k)>, std::int64_t>);
+  auto dx = tf::gradient(tf::reduce_sum(m) + s * s, x);
+  tf::session sess(m, s, k, big, dx);
+  using b32 = xt::xtensor_fixed<bool, xt::xshape<3, 2>>;
+  const xt::xtensor_fixed<double, xt::xshape<3, 2>> v = {{1, 2}, {3, 4}, {5, 6}};
+  const auto [m1, s1, k1, d1] = sess.run(tf::fetch(m, s, k, dx), tf::feed(x, v), tf::feed(n, std::int64_t{7}),
+                                         tf::feed(pred, true));
+  CHECK(m1 == 2.0 * v);
+  CHECK(s1 == 21.0);
+  CHECK(k1 == 8);
+  CHECK(sess.run(big, tf::feed(x, v), tf::feed(n, std::int64_t{7}), tf::feed(pred, true)) ==
+        b32{{false, false}, {false, true}, {true, true}});
+  CHECK(d1 == xt::xtensor_fixed<double, xt::xshape<3, 2>>(2.0 + 2.0 * 21.0 + 0.0 * v));
+  const auto [m0, s0, k0, d0] = sess.run(tf::fetch(m, s, k, dx), tf::feed(x, v), tf::feed(n, std::int64_t{7}),
+                                         tf::feed(pred, false));
+  CHECK(m0 == -v);
+  CHECK(s0 == 6.0);
+  CHECK(k0 == 7);
+  CHECK(sess.run(big, tf::feed(x, v), tf::feed(n, std::int64_t{7}), tf::feed(pred, false)) ==
+        b32{{true, true}, {false, false}, {false, false}});
+  // d/dx (sum(-x) + max(x)^2): -1 everywhere, + 2 max at the maximum.
+  CHECK(d0 == xt::xtensor_fixed<double, xt::xshape<3, 2>>{{-1, -1}, {-1, -1}, {-1, 11}});
+}
+
+TEST_CASE("cond: only the branch taken runs") {
+  // The false branch reshapes its input to a shape it cannot have: it throws when it runs.
+  auto x = tf::placeholder<"x", float, tf::shape<tf::dyn>>();
+  auto pred = tf::placeholder<"pred", bool>();
+  auto r = tf::cond(pred, [&] { return tf::reduce_sum(x); },
+                    [&] { return tf::reduce_sum(tf::reshape<tf::shape<tf::dyn, 4>>(x)); });
+  tf::session s(r);
+  const xt::xtensor<float, 1> three = {1, 2, 3};
+  CHECK(s.run(r, tf::feed(x, three), tf::feed(pred, true)) == 6.0f);
+  CHECK_THROWS_AS(s.run(r, tf::feed(x, three), tf::feed(pred, false)), tf::invalid_argument_error);
+  const xt::xtensor<float, 1> four = {1, 2, 3, 4};
+  CHECK(s.run(r, tf::feed(x, four), tf::feed(pred, false)) == 10.0f);
+}
+
+TEST_CASE("cond: testCondGrad_1, testCondGrad_2") {
+  auto x = tf::placeholder<"x", float>();
+  auto r1 = tf::cond<"cond_1">(tf::less(tf::constant<1>(), tf::constant<2>()), [&] { return tf::identity(x); },
+                               [&] { return tf::identity(x); });
+  auto g1 = tf::gradient(r1, x);
+  auto c = tf::placeholder<"c", std::int32_t>();
+  auto r2 = tf::cond<"cond_2">(tf::less(c, tf::constant<2>()), [&] { return x * tf::constant<42.0f>(); },
+                               [&] { return x * tf::constant<3.0f>(); });
+  auto g2 = tf::gradient(r2, x);
+  tf::session s(g1, g2);
+  CHECK(s.run(g1, tf::feed(x, 10.0f)) == 1.0f);
+  CHECK(s.run(g2, tf::feed(x, 10.0f), tf::feed(c, 1)) == 42.0f);
+  CHECK(s.run(g2, tf::feed(x, 10.0f), tf::feed(c, 3)) == 3.0f);
+}
+
+TEST_CASE("cond: testCondGrad_3, a gradient computed inside a branch") {
+  auto c = tf::placeholder<"c", std::int32_t>();
+  auto ox = tf::placeholder<"ox", float>();
+  auto y = tf::constant<7.0f>() * ox;
+  auto r = tf::cond(
+      tf::less(c, tf::constant<2>()), [&] { return tf::gradient(y * y, ox); }, [&] { return ox * tf::constant<3.0f>(); });
+  tf::session s(r);
+  CHECK(s.run(r, tf::feed(ox, 10.0f), tf::feed(c, 1)) == 980.0f);
+  CHECK(s.run(r, tf::feed(ox, 10.0f), tf::feed(c, 3)) == 30.0f);
+}
+
+TEST_CASE("cond: testCondGrad_Gather, a variable's gradient from the branch taken") {
+  auto v1 = tf::variable<"v1", float, tf::shape<2>, tf::init::constant(1.0)>();
+  auto c = tf::placeholder<"c", std::int32_t>();
+  auto r = tf::cond(tf::less(c, tf::constant<2>()), [&] { return tf::identity(v1); },
+                    [&] { return tf::gather(v1, tf::constant<"idx">(xt::xtensor_fixed<std::int32_t, xt::xshape<2>>{1, 1})); });
+  auto g = tf::gradient(tf::reduce_sum(r), v1);
+  tf::session s(g);
+  s.initialize_all();
+  using v2 = xt::xtensor_fixed<float, xt::xshape<2>>;
+  CHECK(s.run(g, tf::feed(c, 1)) == v2{1, 1});
+  CHECK(s.run(g, tf::feed(c, 3)) == v2{0, 2});  // TensorFlow: IndexedSlices [1, 1] at [1, 1]
+}
+
+TEST_CASE("cond: testNestedCond_Simple") {
+  auto x = tf::placeholder<"X", float>();
+  auto inner = [&] { return tf::cond<"inner">(tf::less(x, tf::constant<1.0f>()), [&] { return tf::identity(x); },
+                                              [&] { return tf::identity(x); }); };
+  auto y = tf::cond<"y">(tf::constant<true>(), [&] { return tf::identity(x); }, inner);
+  auto z = tf::cond<"z">(tf::constant<false>(), [&] { return tf::identity(x); }, inner);
+  auto gy = tf::gradient(y, x);
+  auto gz = tf::gradient(z, x);
+  tf::session s(gy, gz);
+  const auto [a, b] = s.run(tf::fetch(gy, gz), tf::feed(x, 0.0f));
+  CHECK(a == 1.0f);
+  CHECK(b == 1.0f);
+}
+
+TEST_CASE("cond: gradients against central differences, through each branch") {
+  auto pred = tf::placeholder<"pred", bool>();
+  auto x = tf::placeholder<"x", double, tf::shape<3, 2>>();
+  auto w = tf::placeholder<"w", double, tf::shape<2, 2>>();
+  auto r = tf::cond(pred, [&] { return tf::tanh(tf::matmul(x, w)); }, [&] { return tf::square(x) * tf::constant<0.5>(); });
+  auto loss = tf::reduce_sum(r * r);
+  tf::session s(loss, tf::gradient(loss, x), tf::gradient(loss, w));
+  const auto x0 = fd_check::uniform<tf::shape<3, 2>>();
+  const auto w0 = fd_check::uniform<tf::shape<2, 2>>();
+  for (const bool p : {true, false}) {
+    CAPTURE(p);
+    fd_check::check_gradient(s, loss, x, x0, tf::feed(w, w0), tf::feed(pred, p));
+    fd_check::check_gradient(s, loss, w, w0, tf::feed(x, x0), tf::feed(pred, p));
+  }
+}
+
+TEST_CASE("cond: a loop whose new state, not its output, reads a constant of run-time values") {
+  // The loop node carries the definitions its new states read (the false branch's constant,
+  // read by its state alone): it once carried only its output's, and read a null value.
+  auto c = tf::placeholder<"c", std::int32_t>();
+  auto r = tf::cond(
+      tf::less(c, tf::constant<2>()), [&] { return tf::constant<"k">(xt::xtensor_fixed<float, xt::xshape<2>>{5, 6}); },
+      [&] { return tf::constant<"k2">(xt::xtensor_fixed<float, xt::xshape<2>>{7, 8}); });
+  tf::session s(r);
+  using v2 = xt::xtensor_fixed<float, xt::xshape<2>>;
+  CHECK(s.run(r, tf::feed(c, 1)) == v2{5, 6});
+  CHECK(s.run(r, tf::feed(c, 3)) == v2{7, 8});
+  auto xs = tf::placeholder<"xs", float, tf::shape<tf::dyn>>();
+  auto loop = tf::control::dynamic_loop<"l">(
+      [&](const auto& states, const auto& x) {
+        return std::pair{x, std::tuple{std::get<0>(states) + tf::constant<"k3">(v2{1, 2})}};
+      },
+      xs, std::tuple{tf::zeros<tf::shape<2>, float>()});
+  auto last = std::get<0>(loop.final_state);
+  tf::session sl(last);
+  CHECK(sl.run(last, tf::feed(xs, xt::xtensor<float, 1>{1, 1, 1})) == v2{3, 6});
+}
