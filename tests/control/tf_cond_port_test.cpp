@@ -136,6 +136,38 @@ TEST_CASE("cond: results of different shapes and types, and their gradients") {
   CHECK(d0 == xt::xtensor_fixed<double, xt::xshape<3, 2>>{{-1, -1}, {-1, -1}, {-1, 11}});
 }
 
+TEST_CASE("cond: results of a dynamic batch, several runs of other batches") {
+  // tf.cond(is_training, lambda: x * 2, lambda: -x) over x of shape [None, 2], and a second
+  // cond with results of a dynamic batch beside a scalar.
+  auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 2>>();
+  auto training = tf::placeholder<"training", bool>();
+  auto r = tf::cond(training, [&] { return x * tf::constant<2.0f>(); }, [&] { return -x; });
+  static_assert(std::is_same_v<tf::shape_of<decltype(r)>, tf::shape<tf::dyn, 2>>);
+  auto dx = tf::gradient(tf::reduce_sum(r), x);
+  auto [sq, neg, total] = tf::cond<"mixed">(
+      training, [&] { return std::tuple{x * x, -x, tf::reduce_sum(x)}; },
+      [&] { return std::tuple{x, x + x, tf::constant<0.0f>()}; });
+  auto dmixed = tf::gradient(tf::reduce_sum(sq) + tf::reduce_sum(neg) + total, x);
+  tf::session s(r, dx, sq, neg, total, dmixed);
+  using m2 = xt::xtensor<float, 2>;
+  for (const std::size_t batch : {3u, 1u, 5u, 0u}) {
+    CAPTURE(batch);
+    m2 v = xt::zeros<float>({batch, std::size_t(2)});
+    for (std::size_t i = 0; i < v.size(); ++i) v.flat(i) = float(i) - 2.5f;
+    for (const bool p : {true, false}) {
+      CAPTURE(p);
+      const auto [got, g, a, b, c, gm] =
+          s.run(tf::fetch(r, dx, sq, neg, total, dmixed), tf::feed(x, v), tf::feed(training, p));
+      CHECK(got == (p ? m2(2.0f * v) : m2(-v)));
+      CHECK(g == m2(xt::ones_like(v) * (p ? 2.0f : -1.0f)));
+      CHECK(a == (p ? m2(v * v) : v));
+      CHECK(b == (p ? m2(-v) : m2(v + v)));
+      CHECK(c == (p ? float(xt::sum(v)()) : 0.0f));
+      CHECK(gm == (p ? m2(2.0f * v - 1.0f + 1.0f) : m2(xt::ones_like(v) * 3.0f)));
+    }
+  }
+}
+
 TEST_CASE("cond: only the branch taken runs") {
   // The false branch reshapes its input to a shape it cannot have: it throws when it runs.
   auto x = tf::placeholder<"x", float, tf::shape<tf::dyn>>();

@@ -4,16 +4,19 @@
 // Each branch is a loop of the graph (control::dynamic_loop, scan.hpp) whose body is the
 // branch's graph, built once by calling its function and compiled once, and which runs one
 // step when its branch is taken and none otherwise: its sequence is one element masked by
-// pred (or by its negation). The branch's results are the loop's states, which start at
-// zeros and become the results in the one step (so results have static shapes; what the
-// branches read may have dynamic ones). A merge node per result (TensorFlow's Merge) takes the final state of the loop that
-// ran. The gradient is the loops' own: the branch taken receives the result's gradient (the
-// merge's gradient, TensorFlow's Switch in the gradient graph), the other zeros for no step,
-// so gradients reach only what the taken branch reads, as TensorFlow's cond gradient does. As for map_fn, the loop runs in float when every result
-// is float and in double otherwise, the results cast back.
+// pred (or by its negation). The branch's results of static shape are the loop's states,
+// which start at zeros and become the results in the one step; those of a dynamic first dim
+// (a batch, which the loop learns only in its step) are its output, stacked along a second
+// dim when several. A merge node (TensorFlow's Merge) takes the final state, or the one
+// step's output, of the loop that ran. The gradient is the loops' own: the branch taken
+// receives the result's gradient (the merge's gradient, TensorFlow's Switch in the gradient
+// graph), the other zeros for no step, so gradients reach only what the taken branch reads,
+// as TensorFlow's cond gradient does. As for map_fn, the loop runs in float when every
+// result is float and in double otherwise, the results cast back.
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -44,9 +47,15 @@ template <fixed_string Cond>
 struct cond_true_fn_and_false_fn_must_return_the_same_types_and_shapes {
   static constexpr bool value = false;
 };
-/// In a diagnostic: a result of cond Cond has shape Shape, with a dynamic dim.
+/// In a diagnostic: a result of cond Cond has shape Shape, with a dynamic dim after its first.
 template <fixed_string Cond, class Shape>
-struct cond_result_must_have_static_dims {
+struct cond_result_may_have_a_dynamic_dim_only_in_its_first {
+  static constexpr bool value = false;
+};
+/// In a diagnostic: the results of cond Cond with a dynamic first dim do not all have one
+/// shape (Shape and Other).
+template <fixed_string Cond, class Shape, class Other>
+struct cond_results_of_a_dynamic_first_dim_must_have_one_shape {
   static constexpr bool value = false;
 };
 /// In a diagnostic: a branch of cond Cond has a side effect, the op Op (assign, print, an
@@ -58,14 +67,33 @@ struct cond_branch_has_a_side_effect {
 
 namespace control::detail {
 
-/// out = v, resized to v's dims.
-template <class S, class Out, class V>
-void copy_value(Out& out, const V& v) {
+/// out (of shape S) = v, resized to v's dims; or, Stacked, v's one step ([1, S's dims...],
+/// a loop's stacked outputs).
+template <bool Stacked, class S, class Out, class V>
+void copy_result(Out& out, const V& v) {
   if constexpr (std::is_arithmetic_v<Out>) {
-    out = v;
+    out = *ops::detail::data_ptr(v);
   } else {
-    ops::detail::resize_unless_static<S::is_static>(out, ops::detail::dims_of<S::rank>(v));
-    std::copy_n(v.data(), v.size(), out.data());
+    const auto vd = ops::detail::dims_of<S::rank + (Stacked ? 1 : 0)>(v);
+    std::array<std::size_t, S::rank> d{};
+    for (std::size_t i = 0; i < S::rank; ++i) d[i] = vd[i + (Stacked ? 1 : 0)];
+    ops::detail::resize_unless_static<S::is_static>(out, d);
+    std::copy_n(ops::detail::data_ptr(v), out.size(), out.data());
+  }
+}
+
+/// out (of shape S) = g; or, Stacked, g as one step ([1, g's dims...]).
+template <bool Stacked, class S, class Out, class V>
+void copy_gradient(Out& out, const V& g) {
+  if constexpr (std::is_arithmetic_v<Out>) {
+    out = g;
+  } else {
+    const auto gd = ops::detail::dims_of<S::rank - (Stacked ? 1 : 0)>(g);
+    std::array<std::size_t, S::rank> d{};
+    if constexpr (Stacked) d[0] = 1;
+    for (std::size_t i = 0; i < gd.size(); ++i) d[i + (Stacked ? 1 : 0)] = gd[i];
+    ops::detail::resize_unless_static<S::is_static>(out, d);
+    std::copy_n(ops::detail::data_ptr(g), out.size(), out.data());
   }
 }
 
@@ -80,44 +108,74 @@ void zeros_like_value(Out& out, const V& like) {
   }
 }
 
+template <bool Stacked, class S>
+struct merged_shape {
+  using type = S;
+};
+template <class S>
+struct merged_shape<true, S> {
+  using type = typename step_shape<S>::type;
+};
+
 }  // namespace control::detail
 
-/// The gradient that a branch's loop receives for its final state X: G when pred C is Then
-/// (the branch ran), else zeros of X's run-time dims (the loop ran no step). TensorFlow's
-/// Switch, in cond's gradient graph.
-template <bool Then, class S, class C, class G, class X>
-struct cond_switch_node : node_facade<value_type_of<G>, S, node_kind::compute, C, G, X>, op_info<"Switch"> {
-  template <class... N>
-  using rebind = cond_switch_node<Then, S, N...>;
-  // Linear in G: the same selection of its gradient.
+template <bool Stacked, bool Then, class S, class C, class G, class X>
+struct cond_switch_node;
+
+namespace control::detail {
+/// The gradient of a cond_switch_node with respect to its cotangent: the same selection (a
+/// final state's), or none declared for a stacked output's (a loop's gradient, on every path
+/// through it, is not differentiated again).
+template <bool Stacked, bool Then, class C, class G>
+struct switch_gradient {
   template <std::size_t K, class GG>
-  using gradient = mp::mp_if_c<K == 1, cond_switch_node<Then, shape_of<G>, C, GG, G>, no_gradient>;
+  using gradient = mp::mp_if_c<K == 1, cond_switch_node<false, Then, shape_of<G>, C, GG, G>, no_gradient>;
+};
+template <bool Then, class C, class G>
+struct switch_gradient<true, Then, C, G> {};
+}  // namespace control::detail
+
+/// The gradient that a branch's loop receives for its final state, or (Stacked) for its
+/// stacked outputs, X: G (as one step when Stacked) when pred C is Then, the branch ran; else
+/// zeros of X's run-time dims (the loop ran no step). TensorFlow's Switch, in cond's gradient
+/// graph.
+template <bool Stacked, bool Then, class S, class C, class G, class X>
+struct cond_switch_node : node_facade<value_type_of<G>, S, node_kind::compute, C, G, X>,
+                          op_info<"Switch">,
+                          control::detail::switch_gradient<Stacked, Then, C, G> {
+  template <class... N>
+  using rebind = cond_switch_node<Stacked, Then, S, N...>;
 
   template <class Out, class VC, class VG, class VX>
   static void compute(Out& out, const VC& c, const VG& g, const VX& x) {
     if (static_cast<bool>(c) == Then)
-      control::detail::copy_value<S>(out, g);
+      control::detail::copy_gradient<Stacked, S>(out, g);
     else
       control::detail::zeros_like_value<S>(out, x);
   }
 };
 
 /// A result of cond: the final state A of the true branch's loop when pred C holds, B of the
-/// false branch's otherwise (TensorFlow's Merge: the value of the branch that ran).
-template <class C, class A, class B>
-struct cond_merge_node : node_facade<value_type_of<A>, shape_of<A>, node_kind::compute, C, A, B>, op_info<"Merge"> {
+/// false branch's otherwise; or (Stacked) the one step of the loop's stacked outputs A or B
+/// (a result with a dynamic first dim). TensorFlow's Merge: the value of the branch that ran.
+template <bool Stacked, class C, class A, class B>
+struct cond_merge_node : node_facade<value_type_of<A>, typename control::detail::merged_shape<Stacked, shape_of<A>>::type,
+                                     node_kind::compute, C, A, B>,
+                         op_info<"Merge"> {
   template <class... N>
-  using rebind = cond_merge_node<N...>;
+  using rebind = cond_merge_node<Stacked, N...>;
   template <std::size_t K, class G>
-  using gradient = mp::mp_if_c<K == 0, no_gradient,
-                               cond_switch_node<K == 1, shape_of<A>, C, G, mp::mp_at_c<mp::mp_list<C, A, B>, K>>>;
+  using gradient =
+      mp::mp_if_c<K == 0, no_gradient,
+                  cond_switch_node<Stacked, K == 1, shape_of<A>, C, G, mp::mp_at_c<mp::mp_list<C, A, B>, K>>>;
 
   template <class Out, class VC, class VA, class VB>
   static void compute(Out& out, const VC& c, const VA& a, const VB& b) {
+    using S = shape_of<cond_merge_node>;
     if (static_cast<bool>(c))
-      control::detail::copy_value<shape_of<A>>(out, a);
+      control::detail::copy_result<Stacked, S>(out, a);
     else
-      control::detail::copy_value<shape_of<A>>(out, b);
+      control::detail::copy_result<Stacked, S>(out, b);
   }
 };
 
@@ -147,9 +205,15 @@ constexpr bool mismatch_error() {
 }
 template <fixed_string Scope, class S>
 constexpr bool dynamic_result_error() {
-  static_assert(cond_result_must_have_static_dims<Scope, S>::value,
-                "typeflow::cond(pred, true_fn, false_fn): each result must have static dims (its inputs may have "
-                "dynamic ones)");
+  static_assert(cond_result_may_have_a_dynamic_dim_only_in_its_first<Scope, S>::value,
+                "typeflow::cond(pred, true_fn, false_fn): a result may have a dynamic dim only in its first (the "
+                "batch)");
+  return false;
+}
+template <fixed_string Scope, class S, class Other>
+constexpr bool dynamic_shapes_error() {
+  static_assert(cond_results_of_a_dynamic_first_dim_must_have_one_shape<Scope, S, Other>::value,
+                "typeflow::cond(pred, true_fn, false_fn): the results with a dynamic first dim must have one shape");
   return false;
 }
 template <fixed_string Scope, fixed_string Op>
@@ -176,32 +240,88 @@ template <class... A>
 struct all_nodes<std::tuple<A...>> : std::bool_constant<(node<A> && ...)> {};
 
 template <class S>
-using static_dims_c = std::bool_constant<all_dims_static<S>()>;
+using static_after_first_c = std::bool_constant<static_after_first<S>()>;
 template <class N>
 using cond_changes_state = std::bool_constant<changes_state<N>()>;
+template <class N>
+using has_static_shape = std::bool_constant<shape_of<N>::is_static>;
+template <class N>
+using has_dynamic_shape = std::bool_constant<!shape_of<N>::is_static>;
 
-/// The shapes of a branch's results (Outs, a std::tuple of nodes), and the first that is not
-/// static (its index, the size if none).
+/// The shapes of a branch's results (Outs, a std::tuple of nodes); the first with a dynamic
+/// dim after its first (its index, the size if none); the shapes of the results of a
+/// dynamic first dim.
 template <class Outs>
 using result_shapes = mp::mp_transform<shape_of, mp::mp_rename<Outs, mp::mp_list>>;
 template <class Outs>
-using first_dynamic_result = mp::mp_find_if_q<result_shapes<Outs>, mp::mp_not_fn<static_dims_c>>;
+using first_bad_result = mp::mp_find_if_q<result_shapes<Outs>, mp::mp_not_fn<static_after_first_c>>;
+template <class Outs>
+using dynamic_shapes = mp::mp_unique<mp::mp_transform<shape_of, mp::mp_copy_if<mp::mp_rename<Outs, mp::mp_list>, has_dynamic_shape>>>;
+
+/// The positions in Outs of the results of static shape (they are the branch loop's states)
+/// and of those of a dynamic first dim (stacked, they are its output).
+template <class L>
+struct to_index_sequence;
+template <class... I>
+struct to_index_sequence<mp::mp_list<I...>> {
+  using type = std::index_sequence<I::value...>;
+};
+/// The position of I in the index sequence.
+template <std::size_t I, std::size_t... K>
+constexpr std::size_t index_in(std::index_sequence<K...>) {
+  std::size_t n = 0;
+  for (const std::size_t k : {K..., I}) {
+    if (k == I) break;
+    ++n;
+  }
+  return n;
+}
+template <class Outs, template <class> class P>
+struct positions_if_impl {
+  template <class I>
+  using test = P<std::tuple_element_t<I::value, Outs>>;
+  using type = typename to_index_sequence<mp::mp_copy_if<mp::mp_iota_c<std::tuple_size_v<Outs>>, test>>::type;
+};
+template <class Outs, template <class> class P>
+using positions_if = typename positions_if_impl<Outs, P>::type;
+
 /// The ops with side effects in the branches' graphs (Outs and OF, std::tuples of nodes).
 template <class Outs, class OF>
 using branch_effects = graph::detail::select<
     cond_changes_state, mp::mp_apply<graph::graph_order, mp::mp_append<mp::mp_rename<Outs, mp::mp_list>, mp::mp_rename<OF, mp::mp_list>>>>;
 
-/// One branch: a loop of `seq`'s 0 or 1 steps whose body is fn's graph; its results, cast to
-/// W, are the loop's states, and its final states what it returns.
-template <fixed_string Scope, class W, class Outs, class Fn, class Seq, std::size_t... J>
-auto cond_branch(Fn& fn, const Seq& seq, std::index_sequence<J...>) {
+/// One branch: a loop of `seq`'s 0 or 1 steps whose body is fn's graph. Its results of
+/// static shape (positions Js in Outs), cast to W, are the loop's states (or, when there are
+/// none, one that stays 0); those of a dynamic first dim (positions Jd), cast to W and
+/// stacked along a second dim when several, its output (or, when there are none, the step's
+/// input). Its loop_result.
+template <fixed_string Scope, class W, class Outs, class Fn, class Seq, std::size_t... Js, std::size_t... Jd>
+auto cond_branch(Fn& fn, const Seq& seq, std::index_sequence<Js...>, std::index_sequence<Jd...>) {
   return control::dynamic_loop<Scope>(
-             [&](const auto&, const auto& x) {
-               const auto out = map_parts(fn());
-               return std::pair{x, std::tuple{cast_if_needed<W>(std::get<J>(out))...}};
-             },
-             seq, std::tuple{zeros<shape_of<std::tuple_element_t<J, Outs>>, W>()...})
-      .final_state;
+      [&](const auto& states, const auto& x) {
+        const auto out = map_parts(fn());
+        auto y = [&] {
+          if constexpr (sizeof...(Jd) == 0) {
+            return x;
+          } else if constexpr (sizeof...(Jd) == 1) {
+            return cast_if_needed<W>(std::get<Jd>(out)...);
+          } else {
+            return stack<1>(cast_if_needed<W>(std::get<Jd>(out))...);
+          }
+        }();
+        if constexpr (sizeof...(Js) == 0) {
+          return std::pair{y, std::tuple{std::get<0>(states)}};  // no state: carried unchanged
+        } else {
+          return std::pair{y, std::tuple{cast_if_needed<W>(std::get<Js>(out))...}};
+        }
+      },
+      seq, [] {
+        if constexpr (sizeof...(Js) == 0) {
+          return std::tuple{constant<0, W>()};
+        } else {
+          return std::tuple{zeros<shape_of<std::tuple_element_t<Js, Outs>>, W>()...};
+        }
+      }());
 }
 
 }  // namespace control::detail
@@ -213,8 +333,9 @@ auto cond_branch(Fn& fn, const Seq& seq, std::index_sequence<J...>) {
 /// "<Scope>/false/while/..."); nodes made outside and read by a branch are the branch's inputs
 /// as in TensorFlow: variables and placeholders are read from the run, and other outer nodes
 /// are computed in the branch, when it runs. Both functions return a node, or a std::tuple of
-/// nodes, with the same element types and static shapes (what they read may have dynamic
-/// ones); cond returns the same structure. Gradients flow through the branch taken to what it reads. Two conds in one graph
+/// nodes, with the same element types and shapes: static, or with a dynamic first dim (a
+/// batch), the results of a dynamic first dim all of one shape; cond returns the same
+/// structure. Gradients flow through the branch taken to what it reads. Two conds in one graph
 /// need two names.
 template <fixed_string Scope = "cond", node Pred, class TrueFn, class FalseFn>
 auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn) {
@@ -233,25 +354,55 @@ auto cond(const Pred& pred, TrueFn&& true_fn, FalseFn&& false_fn) {
   } else if constexpr (cd::is_std_tuple<RT>::value != cd::is_std_tuple<RF>::value || !cd::same_returns<Outs, OF>::value) {
     cd::mismatch_error<Scope>();
     return true_fn();
-  } else if constexpr (cd::first_dynamic_result<Outs>::value < std::tuple_size_v<Outs>) {
-    cd::dynamic_result_error<Scope, mp::mp_at<cd::result_shapes<Outs>, cd::first_dynamic_result<Outs>>>();
+  } else if constexpr (cd::first_bad_result<Outs>::value < std::tuple_size_v<Outs>) {
+    cd::dynamic_result_error<Scope, mp::mp_at<cd::result_shapes<Outs>, cd::first_bad_result<Outs>>>();
+    return true_fn();
+  } else if constexpr (mp::mp_size<cd::dynamic_shapes<Outs>>::value > 1) {
+    cd::dynamic_shapes_error<Scope, mp::mp_at_c<cd::dynamic_shapes<Outs>, 0>, mp::mp_at_c<cd::dynamic_shapes<Outs>, 1>>();
     return true_fn();
   } else if constexpr (!mp::mp_empty<cd::branch_effects<Outs, OF>>::value) {
     cd::side_effect_error<Scope, label_of<mp::mp_front<cd::branch_effects<Outs, OF>>>()>();
     return true_fn();
   } else {
     constexpr bool several = cd::is_std_tuple<RT>::value;
+    using Js = cd::positions_if<Outs, cd::has_static_shape>;
+    using Jd = cd::positions_if<Outs, cd::has_dynamic_shape>;
     return [&]<std::size_t... J>(std::index_sequence<J...>) {
       using W = cd::map_loop_t<value_type_of<std::tuple_element_t<J, Outs>>...>;
       const auto one = ones<shape<1>, W>();
       const auto t = cd::cond_branch<join_names<Scope, "true">(), W, Outs>(
-          true_fn, boolean_mask(one, reshape<shape<1>>(pred)), std::index_sequence<J...>{});
+          true_fn, boolean_mask(one, reshape<shape<1>>(pred)), Js{}, Jd{});
       const auto f = cd::cond_branch<join_names<Scope, "false">(), W, Outs>(
-          false_fn, boolean_mask(one, reshape<shape<1>>(logical_not(pred))), std::index_sequence<J...>{});
+          false_fn, boolean_mask(one, reshape<shape<1>>(logical_not(pred))), Js{}, Jd{});
+      // The results of a dynamic first dim: the one step of the loop that ran, unstacked.
+      constexpr std::size_t dynamic_count = Jd::size();
+      const auto pieces = [&] {
+        if constexpr (dynamic_count == 0) {
+          return std::tuple<>{};
+        } else {
+          using M = cond_merge_node<true, Pred, decltype(t.outputs), decltype(f.outputs)>;
+          const auto merged = make_node<M>(pred, t.outputs, f.outputs);
+          if constexpr (dynamic_count == 1) {
+            return std::tuple{merged};
+          } else {
+            return unstack<1>(merged);
+          }
+        }
+      }();
+      // Result j: its final state's merge, or its piece.
+      const auto result = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
+        if constexpr (shape_of<std::tuple_element_t<I, Outs>>::is_static) {
+          constexpr std::size_t k = cd::index_in<I>(Js{});
+          using A = std::remove_cvref_t<std::tuple_element_t<k, decltype(t.final_state)>>;
+          using B = std::remove_cvref_t<std::tuple_element_t<k, decltype(f.final_state)>>;
+          return make_node<cond_merge_node<false, Pred, A, B>>(pred, std::get<k>(t.final_state),
+                                                               std::get<k>(f.final_state));
+        } else {
+          return std::get<cd::index_in<I>(Jd{})>(pieces);
+        }
+      };
       auto results = std::tuple{cd::cast_if_needed<value_type_of<std::tuple_element_t<J, Outs>>>(
-          make_node<cond_merge_node<Pred, std::remove_cvref_t<std::tuple_element_t<J, decltype(t)>>,
-                                    std::remove_cvref_t<std::tuple_element_t<J, decltype(f)>>>>(
-              pred, std::get<J>(t), std::get<J>(f)))...};
+          result(std::integral_constant<std::size_t, J>{}))...};
       if constexpr (several) {
         return results;
       } else {

@@ -1,5 +1,5 @@
-// tf.cond whose result has a dynamic dim: cond's results have static shapes (what its
-// branches read may not); compile error naming the cond and the result's shape.
+// tf.cond whose result has a dynamic dim after its first: a result may have a dynamic first
+// dim (a batch) only; compile error naming the cond and the result's shape.
 #include <typeflow/control/cond.hpp>
 #include <typeflow/typeflow.hpp>
 
@@ -7,7 +7,7 @@ namespace tf = typeflow;
 
 int main() {
   auto p = tf::placeholder<"p", bool>();
-  auto x = tf::placeholder<"x", float, tf::shape<tf::dyn, 2>>();
+  auto x = tf::placeholder<"x", float, tf::shape<2, tf::dyn>>();
   auto y = tf::cond<"pick">(p, [&] { return x * tf::constant<2.0f>(); }, [&] { return x; });
   tf::session s(y);
   return 0;

@@ -204,16 +204,26 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
                         mutable_data(std::get<I>(rec.state)), element_count(std::get<I>(rec.state))),
        ...);
     }(std::make_index_sequence<K>{});
-    T* y = rec.ys.get() + t * rec.out_size;
     [&]<class... SP, std::size_t... I, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
                                                         std::index_sequence<C...>) {
       ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
           [&](const auto& o, const auto&... rest) {
-            if (element_count(o) != rec.out_size)
-              throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
-                                           std::to_string(element_count(o)) + " elements, expected " +
-                                           std::to_string(rec.out_size));
-            copy_elements<T>(y, ops::detail::data_ptr(o), rec.out_size);
+            if (element_count(o) != rec.out_size) {
+              // Without lengths, an output's dynamic first dim is what the first step gives
+              // (a cond's result: its batch is not the states'); each later step must agree.
+              if constexpr (shape_of<O>::rank >= 1 && shape_of<O>::dims[0] == dyn) {
+                if (i == 0 && !rec.masked) {
+                  rec.out_dims = dims_of_value<shape_of<O>::rank>(o);
+                  rec.out_size = element_count(o);
+                  rec.ys.resize(steps * rec.out_size);
+                }
+              }
+              if (element_count(o) != rec.out_size)
+                throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
+                                             std::to_string(element_count(o)) + " elements, expected " +
+                                             std::to_string(rec.out_size));
+            }
+            copy_elements<T>(rec.ys.get() + t * rec.out_size, ops::detail::data_ptr(o), rec.out_size);
             const auto values = std::forward_as_tuple(rest...);
             (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
             if constexpr (!std::is_void_v<LG>) {
@@ -228,6 +238,7 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
     // Past an example's length its output is zero and its states are carried unchanged
     // (TensorFlow's dynamic_rnn with sequence_length).
     if (rec.masked) {
+      T* y = rec.ys.get() + t * rec.out_size;
       const std::size_t orow = rec.out_size / (batch == 0 ? 1 : batch);
       for (std::size_t b = 0; b < batch; ++b)
         if (past_length(rec.lengths, true, b, t)) std::fill_n(y + b * orow, orow, T(0));
