@@ -1,7 +1,9 @@
-// docs/reference/ops.md: range, linspace, eye; is_nan / is_inf / is_finite, floormod, floordiv.
+// docs/reference/ops.md: range, linspace, eye; is_nan / is_inf / is_finite, floormod, floordiv;
+// the special functions (atanh, lgamma, xlogy, atan2, digamma as lgamma's gradient).
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 
 #include <xtensor/xtensor.hpp>
@@ -53,5 +55,22 @@ int main() {
   EXPECT(sess.run(tf::is_inf(v), tf::feed(v, vv)) == xt::xtensor<bool, 1>{false, true, false});
   EXPECT(sess.run(tf::is_finite(v), tf::feed(v, vv)) == xt::xtensor<bool, 1>{true, false, false});
   // [/snippet is_nan]
+
+  // [snippet math_special]
+  auto a = tf::placeholder<"a", double, tf::shape<3>>();
+  xt::xtensor<double, 1> av = {-1.0, 0.0, 1.0};
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  // The edges of the domains: atanh(+-1) = +-inf; lgamma is +inf at 0 and the negative integers.
+  EXPECT(sess.run(tf::atanh(a), tf::feed(a, av)) == xt::xtensor<double, 1>{-inf, 0.0, inf});
+  EXPECT(sess.run(tf::lgamma(a), tf::feed(a, av)) == xt::xtensor<double, 1>{inf, inf, 0.0});
+  // xlogy(x, y) is 0 where x == 0, whatever log(y); atan2(y, x) broadcasts as the binary ops do.
+  EXPECT(sess.run(tf::xlogy(a, tf::constant<0.0>()), tf::feed(a, av)) == xt::xtensor<double, 1>{inf, 0.0, -inf});
+  EXPECT(sess.run(tf::atan2(a, tf::constant<-1.0>()), tf::feed(a, av)) ==
+         xt::xtensor<double, 1>{std::atan2(-1.0, -1.0), std::atan2(0.0, -1.0), std::atan2(1.0, -1.0)});
+  // Gradients are math_grad.py's: lgamma's is digamma, -0.5772... (Euler's gamma) at 1.
+  auto b = tf::placeholder<"b", double, tf::shape<2>>();
+  auto db = sess.run(tf::gradient(tf::reduce_sum(tf::lgamma(b)), b), tf::feed(b, xt::xtensor<double, 1>{1.0, 2.0}));
+  EXPECT(std::abs(db(0) + std::numbers::egamma) < 1e-12 && std::abs(db(1) - (1 - std::numbers::egamma)) < 1e-12);
+  // [/snippet math_special]
   return 0;
 }

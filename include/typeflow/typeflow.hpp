@@ -41,6 +41,7 @@
 #include "typeflow/ops/math_functions.hpp"
 #include "typeflow/ops/math_extra.hpp"
 #include "typeflow/ops/math_reductions.hpp"
+#include "typeflow/ops/math_special.hpp"
 #include "typeflow/ops/matmul.hpp"
 #include "typeflow/ops/normalization.hpp"
 #include "typeflow/ops/placeholder.hpp"
