@@ -45,6 +45,19 @@ int main() {
   auto clipped = tf::clip_by_value(x, tf::constant<0.0f>(), tf::constant<2.5f>());
   // [/snippet sequences]
 
+  // [snippet matrices]
+  auto m = tf::placeholder<"m", float, tf::shape<2, 3, 3>>();   // a batch of two 3 x 3 matrices
+  auto mt = tf::matrix_transpose(m);                              // [2, 3, 3], each transposed
+  auto traces = tf::trace(m);                                     // [2]
+  auto diagonals = tf::matrix_diag_part(m);                       // [2, 3]
+  auto lower = tf::matrix_band_part<-1, 0>(m);                    // the lower triangles
+  auto eye = tf::matrix_diag(tf::ones_like(diagonals));           // [2, 3, 3] identities
+  auto rows3 = tf::broadcast_to<tf::shape<3, 2, 3>>(x);            // x repeated 3 times
+  auto order = tf::constant<"order">(xt::xtensor_fixed<std::int32_t, xt::xshape<3>>{2, 0, 1});
+  auto inverse = tf::invert_permutation(order);                   // [1, 2, 0]
+  static_assert(std::is_same_v<tf::shape_of<decltype(traces)>, tf::shape<2>>);
+  // [/snippet matrices]
+
   tf::session sess(steps, both_ends, rows, masked, reversed, longest, clipped, head);
   const f23 xv{{1, 2, 3}, {4, 5, 6}};
   const xt::xtensor_fixed<std::int64_t, xt::xshape<2>> lv{3, 1};
@@ -60,5 +73,15 @@ int main() {
   EXPECT(feeds(reversed) == f23{{3, 2, 1}, {4, 5, 6}});
   EXPECT(sess.run(longest, tf::feed(x, xv)) == xt::xtensor_fixed<float, xt::xshape<2>>{3, 6});
   EXPECT(sess.run(clipped, tf::feed(x, xv)) == f23{{1, 2, 2.5}, {2.5, 2.5, 2.5}});
+  using f233 = xt::xtensor_fixed<float, xt::xshape<2, 3, 3>>;
+  const f233 mv{{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}, {{1, 0, 0}, {2, 3, 0}, {4, 5, 6}}};
+  tf::session msess(mt, traces, lower, eye, rows3, inverse);
+  EXPECT(msess.run(mt, tf::feed(m, mv)) == f233{{{1, 4, 7}, {2, 5, 8}, {3, 6, 9}}, {{1, 2, 4}, {0, 3, 5}, {0, 0, 6}}});
+  EXPECT(msess.run(traces, tf::feed(m, mv)) == xt::xtensor_fixed<float, xt::xshape<2>>{15, 10});
+  EXPECT(msess.run(lower, tf::feed(m, mv)) == f233{{{1, 0, 0}, {4, 5, 0}, {7, 8, 9}}, {{1, 0, 0}, {2, 3, 0}, {4, 5, 6}}});
+  EXPECT(msess.run(eye, tf::feed(m, mv)) == f233{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}});
+  EXPECT(msess.run(rows3, tf::feed(x, xv)) ==
+         xt::xtensor_fixed<float, xt::xshape<3, 2, 3>>{{{1, 2, 3}, {4, 5, 6}}, {{1, 2, 3}, {4, 5, 6}}, {{1, 2, 3}, {4, 5, 6}}});
+  EXPECT(msess.run(inverse) == xt::xtensor_fixed<std::int32_t, xt::xshape<3>>{1, 2, 0});
   return 0;
 }
