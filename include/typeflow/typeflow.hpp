@@ -43,6 +43,7 @@
 #include "typeflow/ops/math_reductions.hpp"
 #include "typeflow/ops/math_special.hpp"
 #include "typeflow/ops/matmul.hpp"
+#include "typeflow/ops/diagonal.hpp"
 #include "typeflow/ops/matrix_ops.hpp"
 #include "typeflow/ops/normalization.hpp"
 #include "typeflow/ops/placeholder.hpp"

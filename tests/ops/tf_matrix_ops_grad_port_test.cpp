@@ -1,4 +1,4 @@
-// The gradient tests of ops/matrix_ops.hpp (the values and errors are in
+// The gradient tests of ops/diagonal.hpp and ops/matrix_ops.hpp (the values and errors are in
 // tf_matrix_ops_port_test.cpp), ported from TensorFlow 1.x's diag_op_test.py
 // (MatrixDiagTest.testGrad, MatrixSetDiagTest.testGrad, MatrixDiagPartTest.testGrad,
 // DiagGradOpTest, DiagGradPartOpTest), matrix_band_part_op_test.py (MatrixBandPartGradTest) and

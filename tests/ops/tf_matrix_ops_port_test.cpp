@@ -1,5 +1,6 @@
 // matrix_transpose, trace, matrix_diag, matrix_diag_part, matrix_set_diag, diag, diag_part,
-// matrix_band_part, broadcast_to and invert_permutation (ops/matrix_ops.hpp), ported from
+// matrix_band_part, broadcast_to and invert_permutation (ops/diagonal.hpp and
+// ops/matrix_ops.hpp), ported from
 // TensorFlow 1.x's array_ops_test.py (BatchMatrixTransposeTest, InvertPermutationTest),
 // trace_op_test.py, diag_op_test.py (MatrixDiagTest, MatrixSetDiagTest, MatrixDiagPartTest,
 // DiagTest, DiagPartOpTest), matrix_band_part_op_test.py
