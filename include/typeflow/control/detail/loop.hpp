@@ -13,6 +13,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -23,6 +25,8 @@
 
 #include "typeflow/control/detail/loop_body.hpp"
 #include "typeflow/control/detail/values.hpp"
+#include "typeflow/core/errors.hpp"
+#include "typeflow/core/shape.hpp"
 
 namespace typeflow::control::detail {
 
@@ -127,6 +131,17 @@ using keeper_t = typename keeper<Order, L>::type;
 template <std::size_t... K, class Rec, class Fn>
 void for_each_state(std::index_sequence<K...>, Rec& rec, Fn&& fn) {
   (fn(std::integral_constant<std::size_t, K>{}, std::get<K>(rec.state), std::get<K>(rec.next)), ...);
+}
+
+/// A step's new state k must have its state's size: a loop variable keeps its shape, a
+/// dynamic first dim included (TensorFlow's shape_invariants are not offered).
+template <std::size_t R, class S, class N>
+void check_new_state_size(std::string_view loop, std::size_t k, const S& state, const N& next) {
+  if (element_count(next) != element_count(state))
+    throw invalid_argument_error(std::string(loop) + ": loop variable " + std::to_string(k) + " has shape " +
+                                 shape_string(dims_of_value<R>(state)) + " before a step and " +
+                                 shape_string(dims_of_value<R>(next)) +
+                                 " after it; a loop variable keeps its shape in every step");
 }
 
 /// Whether example b is past its length at step t.
@@ -245,7 +260,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
     }
     // Without lengths each state is replaced whole (states need not share a batch dim: a
     // cond's results are states of any shapes); with them, row by row along the batch.
-    for_each_state(std::make_index_sequence<K>{}, rec, [&](auto, auto& s, auto& n) {
+    for_each_state(std::make_index_sequence<K>{}, rec, [&](auto k, auto& s, auto& n) {
+      check_new_state_size<shape_of<mp::mp_at_c<mp::mp_list<Init...>, k>>::rank>(Body::scope.view(), k, s, n);
       const std::size_t size = element_count(s);
       T* sp = mutable_data(s);
       const T* np = mutable_data(n);

@@ -183,11 +183,13 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
         (
             [&] {
               // An integer or bool capture (an outer placeholder the body reads and casts)
-              // has no gradient: its zeros stay as they are.
-              if constexpr (std::is_same_v<value_type_of<mp::mp_at_c<typename Body::captures, C>>, T>) {
+              // has no gradient: its zeros stay as they are. A floating one's gradient has
+              // its own type (a float variable read by a loop that runs in double).
+              using V = value_type_of<mp::mp_at_c<typename Body::captures, C>>;
+              if constexpr (floating_element<V>) {
                 auto& acc = std::get<C>(g.gcap);
-                const T* d = ops::detail::data_ptr(std::get<K + 1 + C>(vals));
-                T* a = mutable_data(acc);
+                const V* d = ops::detail::data_ptr(std::get<K + 1 + C>(vals));
+                V* a = mutable_data(acc);
                 // A static size vectorizes (independent_loop): the loop with a run-time count
                 // stayed scalar at -O2, 5% of a GRU(128) training step (perf).
                 using S = shape_of<mp::mp_at_c<typename Body::captures, C>>;
@@ -249,16 +251,22 @@ struct loop_grad_part_kernel : node_facade<T, S, node_kind::compute> {
   }
 };
 
+/// The element type of the gradient of input I of loop L: the input's own when floating (a
+/// capture of another floating type than the loop's), the loop's otherwise.
+template <class L, std::size_t I, class V = value_type_of<mp::mp_at_c<inputs_of<L>, I>>>
+using loop_grad_part_t = std::conditional_t<floating_element<V>, V, typename L::T>;
+
 /// The gradient of input I of the loop, read from the reverse loop's record.
 template <class LG, std::size_t I>
 struct loop_grad_part
-    : node_facade<typename LG::T, shape_of<mp::mp_at_c<inputs_of<typename LG::loop>, I>>, node_kind::compute, LG>,
+    : node_facade<loop_grad_part_t<typename LG::loop, I>, shape_of<mp::mp_at_c<inputs_of<typename LG::loop>, I>>,
+                  node_kind::compute, LG>,
       op_info<"WhileGradOutput", false> {
   using L = typename LG::loop;
   template <class... N>
   using rebind = loop_grad_part;
   using compute_kernel =
-      loop_grad_part_kernel<typename LG::T, shape_of<mp::mp_at_c<inputs_of<L>, I>>,
+      loop_grad_part_kernel<loop_grad_part_t<L, I>, shape_of<mp::mp_at_c<inputs_of<L>, I>>,
                             I < L::layout::states      ? loop_grad_place::state
                             : I == L::layout::sequence ? loop_grad_place::sequence
                                                        : loop_grad_place::capture,
