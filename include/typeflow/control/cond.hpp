@@ -119,13 +119,6 @@ struct same_returns<std::tuple<A...>, std::tuple<B...>>
     : std::bool_constant<((std::is_same_v<value_type_of<A>, value_type_of<B>> &&
                            std::is_same_v<shape_of<A>, shape_of<B>>) && ...)> {};
 
-template <class Tuple>
-struct all_nodes : std::false_type {};
-template <class... A>
-struct all_nodes<std::tuple<A...>> : std::bool_constant<(node<A> && ...)> {};
-
-template <class S>
-using static_after_first_c = std::bool_constant<static_after_first<S>()>;
 template <class N>
 using cond_changes_state = std::bool_constant<changes_state<N>()>;
 template <class N>
@@ -133,13 +126,7 @@ using has_static_shape = std::bool_constant<shape_of<N>::is_static>;
 template <class N>
 using has_dynamic_shape = std::bool_constant<!shape_of<N>::is_static>;
 
-/// The shapes of a branch's results (Outs, a std::tuple of nodes); the first with a dynamic
-/// dim after its first (its index, the size if none); the shapes of the results of a
-/// dynamic first dim.
-template <class Outs>
-using result_shapes = mp::mp_transform<shape_of, mp::mp_rename<Outs, mp::mp_list>>;
-template <class Outs>
-using first_bad_result = mp::mp_find_if_q<result_shapes<Outs>, mp::mp_not_fn<static_after_first_c>>;
+/// The shapes of the results of a dynamic first dim (Outs, a std::tuple of nodes).
 template <class Outs>
 using dynamic_shapes = mp::mp_unique<mp::mp_transform<shape_of, mp::mp_copy_if<mp::mp_rename<Outs, mp::mp_list>, has_dynamic_shape>>>;
 

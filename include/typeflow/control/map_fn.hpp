@@ -81,6 +81,21 @@ struct nodes_of_one_shape<std::tuple<A, B...>> {
   }();
 };
 
+/// Whether a std::tuple's parts are all nodes.
+template <class Tuple>
+struct all_nodes : std::false_type {};
+template <class... A>
+struct all_nodes<std::tuple<A...>> : std::bool_constant<(node<A> && ...)> {};
+
+/// The shapes of a std::tuple of nodes, and whether a shape's dims after its first are static.
+template <class Outs>
+using result_shapes = mp::mp_transform<shape_of, mp::mp_rename<Outs, mp::mp_list>>;
+template <class S>
+using static_after_first_c = std::bool_constant<static_after_first<S>()>;
+/// The index of the first part of Outs with a dynamic dim after its first; the size if none.
+template <class Outs>
+using first_bad_result = mp::mp_find_if_q<result_shapes<Outs>, mp::mp_not_fn<static_after_first_c>>;
+
 /// The element type a map_fn loop runs in: float if every value is float, else double.
 template <class... T>
 using map_loop_t = std::conditional_t<(std::is_same_v<T, float> && ...), float, double>;

@@ -72,6 +72,10 @@ struct pure_effect {
   static constexpr bool changes_state = false;
 };
 
+/// The steps of a while loop, L: until its condition is false (while_steps.hpp).
+template <class L, class Ctx>
+void run_while(Ctx& ctx);
+
 template <class Body, class Xs, class Len, class... Init, class Bound, class... Cap>
 struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>
     : node_base, kind_tag<node_kind::effect>, op_info<"While", false>, pure_effect {
@@ -86,16 +90,26 @@ struct loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>
   using bound = Bound;
   using inputs = mp::mp_if_c<std::is_same_v<Len, no_lengths>, mp::mp_list<Init..., Xs, capture_source_t<Bound, Cap>...>,
                              mp::mp_list<Init..., Xs, Len, capture_source_t<Bound, Cap>...>>;
-  // What the inputs, the output and the new states carry (a body whose new states read a
-  // constant of run-time values that its output does not).
+  // What the inputs, the output, the new states and a while loop's condition carry (a body
+  // whose new states read a constant of run-time values that its output does not).
   using carried = mp::mp_unique<mp::mp_append<carried_union_t<Init..., Xs, capture_source_t<Bound, Cap>..., typename Body::output>,
-                                              mp::mp_rename<typename Body::new_states, carried_union_t>>>;
+                                              mp::mp_rename<typename Body::new_states, carried_union_t>,
+                                              mp::mp_eval_if_c<!Body::is_while, mp::mp_list<>, carried_union_t,
+                                                               typename Body::cond>>>;
   [[no_unique_address]] definitions_t<carried> defs;
   using output_type = loop_record<T, shape_of<Xs>::rank, shape_of<typename Body::output>::rank,
                                   std::tuple<capture_store<Bound, Cap>...>, buffer_of<typename Body::input>, buffer_of<Init>...>;
 
   template <class Ctx>
-  static void run(Ctx& ctx);
+  static void run(Ctx& ctx) {
+    if constexpr (Body::is_while) {
+      run_while<loop_node>(ctx);  // while_steps.hpp
+    } else {
+      run_sequence(ctx);
+    }
+  }
+  template <class Ctx>
+  static void run_sequence(Ctx& ctx);
 };
 
 // --- the forward loop -------------------------------------------------------------------
@@ -144,6 +158,26 @@ void check_new_state_size(std::string_view loop, std::size_t k, const S& state, 
                                  " after it; a loop variable keeps its shape in every step");
 }
 
+/// Loads what a run hands loop L into its record: the values of the outer nodes bound to
+/// loop constants, for every step, and the initial states.
+template <class L, class Ctx, class Rec>
+void load_loop_inputs(Ctx& ctx, Rec& rec) {
+  using Caps = typename L::body_type::captures;
+  using Init = mp::mp_take_c<inputs_of<L>, L::layout::states>;
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    (
+        [&] {
+          using Cp = mp::mp_at_c<Caps, C>;
+          if constexpr (!std::is_same_v<capture_source_t<typename L::bound, Cp>, Cp>)
+            assign_value(std::get<C>(rec.captured), ctx.template value<capture_source_t<typename L::bound, Cp>>());
+        }(),
+        ...);
+  }(std::make_index_sequence<mp::mp_size<Caps>::value>{});
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (assign_value(std::get<I>(rec.state), ctx.template value<mp::mp_at_c<Init, I>>()), ...);
+  }(std::make_index_sequence<L::layout::states>{});
+}
+
 /// Whether example b is past its length at step t.
 inline bool past_length(const buffer<std::int64_t>& lengths, bool masked, std::size_t b, std::size_t t) {
   return masked && static_cast<std::int64_t>(t) >= lengths.get()[b];
@@ -151,7 +185,7 @@ inline bool past_length(const buffer<std::int64_t>& lengths, bool masked, std::s
 
 template <class Body, class Xs, class Len, class... Init, class Bound, class... Cap>
 template <class Ctx>
-void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>::run(Ctx& ctx) {
+void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>::run_sequence(Ctx& ctx) {
   constexpr std::size_t K = sizeof...(Init);
   constexpr std::size_t XR = shape_of<Xs>::rank;
   using O = typename Body::output;
@@ -163,20 +197,7 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
   std::size_t x_size = 1;
   for (std::size_t i = 1; i < XR; ++i) x_size *= rec.x_dims[i];
 
-  // The values of the outer nodes bound to loop constants, for every step.
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    (
-        [&] {
-          using Cp = mp::mp_at_c<mp::mp_list<Cap...>, C>;
-          if constexpr (!std::is_same_v<capture_source_t<Bound, Cp>, Cp>)
-            assign_value(std::get<C>(rec.captured), ctx.template value<capture_source_t<Bound, Cp>>());
-        }(),
-        ...);
-  }(std::index_sequence_for<Cap...>{});
-  // The initial states.
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (assign_value(std::get<I>(rec.state), ctx.template value<mp::mp_at_c<mp::mp_list<Init...>, I>>()), ...);
-  }(std::index_sequence_for<Init...>{});
+  load_loop_inputs<loop_node>(ctx, rec);
   const auto state0_dims = dims_of_value<shape_of<mp::mp_front<mp::mp_list<Init...>>>::rank>(std::get<0>(rec.state));
   const std::size_t batch = state0_dims.size() > 0 ? state0_dims[0] : 1;
 
@@ -285,7 +306,10 @@ struct loop_grad_part;
 
 template <class L, std::ptrdiff_t Which, class G, std::size_t K>
 struct loop_input_gradient {
-  using type = mp::mp_if_c<K == 0 || L::layout::is_lengths(K - 1) || is_no_gradient<G>, no_gradient,
+  // A while loop's sequence is its maximum number of steps: no gradient.
+  using type = mp::mp_if_c<K == 0 || L::layout::is_lengths(K - 1) || is_no_gradient<G> ||
+                               (L::body_type::is_while && K - 1 == L::layout::sequence),
+                           no_gradient,
                            loop_grad_part<loop_grad<L, Which, G>, K - 1>>;
 };
 

@@ -171,16 +171,21 @@ struct direction {
   static constexpr std::size_t element(std::size_t i, std::size_t steps) { return Reverse ? steps - 1 - i : i; }
 };
 
-template <fixed_string Scope, class SPs, class XP, class O, class NSs, bool Reverse = false>
+/// A while loop's body (while_loop.hpp) has a condition, Cond, a scalar bool node of the
+/// states that the loop computes before each step: the loop stops when it is false. Its
+/// sequence is then the maximum number of steps, and its step input the step's index.
+template <fixed_string Scope, class SPs, class XP, class O, class NSs, bool Reverse = false, class Cond = void>
 struct body;
-template <fixed_string Scope, class... SP, class XP, class O, class... NS, bool Reverse>
-struct body<Scope, mp::mp_list<SP...>, XP, O, mp::mp_list<NS...>, Reverse> : scope_name<Scope>, direction<Reverse> {
+template <fixed_string Scope, class... SP, class XP, class O, class... NS, bool Reverse, class Cond>
+struct body<Scope, mp::mp_list<SP...>, XP, O, mp::mp_list<NS...>, Reverse, Cond> : scope_name<Scope>, direction<Reverse> {
   using value_type = value_type_of<O>;
   using states = mp::mp_list<SP...>;
   using input = XP;
   using output = O;
   using new_states = mp::mp_list<NS...>;
-  using nodes = graph::graph_order<O, NS...>;
+  using cond = Cond;
+  static constexpr bool is_while = !std::is_void_v<Cond>;
+  using nodes = mp::mp_eval_if_c<!is_while, graph::graph_order<O, NS...>, graph::graph_order, O, NS..., Cond>;
   /// The values the body takes from outside the loop, fed to each step as they are in the
   /// run (TensorFlow's loop-invariant Enter): the variables it reads and the placeholders
   /// that are not the loop's own, which the run must then feed.

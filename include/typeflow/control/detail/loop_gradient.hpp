@@ -134,7 +134,11 @@ void loop_grad<L, Which, G>::run(Ctx& ctx) {
 
   for (std::size_t i = steps; i-- > 0;) {
     const std::size_t t = Body::element(i, steps);
-    copy_elements<T>(mutable_data(x_t), xs + t * x_size, x_size);
+    if constexpr (Body::is_while) {
+      x_t = static_cast<T>(t);  // a while loop's step input: the step's index
+    } else {
+      copy_elements<T>(mutable_data(x_t), xs + t * x_size, x_size);
+    }
     // The state before step t, and the cotangents of the step's results; an example past
     // its length took no part in the step: its cotangents are zero.
     [&]<std::size_t... I>(std::index_sequence<I...>) {
