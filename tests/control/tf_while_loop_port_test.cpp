@@ -503,3 +503,22 @@ TEST_CASE("a while loop's training step allocates nothing after its run of the m
   CHECK(ran == 10 * 17);
   CHECK(std::get<1>(step(12)) < first);  // and it trains
 }
+
+TEST_CASE("a while loop without a gradient keeps nothing per step") {
+  // A run that computes no gradient through the loop stores no state per step: after one run,
+  // a run of ten thousand times as many steps allocates nothing.
+  auto x0 = tf::placeholder<"x0", float, tf::shape<64>>();
+  auto n = tf::placeholder<"n", std::int32_t>();
+  auto [i, x] = tf::while_loop<"long">([&](auto i, auto) { return tf::less(i, n); },
+                                      [](auto i, auto x) { return std::tuple{i + tf::constant<1>(), x * tf::constant<0.5f>() + tf::constant<1.0f>()}; },
+                                      std::tuple{tf::constant<0>(), x0});
+  tf::session sess(i, x);
+  xt::xtensor_fixed<float, xt::xshape<64>> start;
+  start.fill(0.0f);
+  CHECK(std::get<0>(sess.run(tf::fetch(i, x), tf::feed(x0, start), tf::feed(n, 10))) == 10);
+  const long before = typeflow_test::allocation_count();
+  const auto [steps, last] = sess.run(tf::fetch(i, x), tf::feed(x0, start), tf::feed(n, 100000));
+  CHECK(typeflow_test::allocation_count() - before == 0);
+  CHECK(steps == 100000);
+  CHECK(last(63) == doctest::Approx(2.0f));  // x -> 2, the fixed point of x / 2 + 1
+}

@@ -3,9 +3,9 @@
 // A while loop (while_loop.hpp) is a loop node (loop.hpp) whose body has a condition: before
 // each step the loop runs the condition's graph on the states, and stops when it is false or
 // when the steps reach the maximum (the loop's sequence, a scalar). The step input is the
-// step's index. It keeps what a sequence loop keeps for its gradient (the states before each
-// step, the values its reverse loop reads), growing with the steps, so that the reverse loop
-// (loop_gradient.hpp) runs over the steps taken as over a sequence's.
+// step's index. In a run that computes its gradient it keeps what a sequence loop keeps (the
+// states before each step, the values its reverse loop reads), growing with the steps, so
+// that the reverse loop (loop_gradient.hpp) runs over the steps taken as over a sequence's.
 #pragma once
 
 #include <algorithm>
@@ -35,7 +35,6 @@ void run_while(Ctx& ctx) {
   const std::size_t limit = maximum <= 0 ? 0 : static_cast<std::size_t>(maximum);
 
   load_loop_inputs<L>(ctx, rec);
-  rec.out_size = 1;  // the step's output is its index
   rec.masked = false;
 
   using LG = keeper_t<typename Ctx::order, L>;
@@ -56,21 +55,23 @@ void run_while(Ctx& ctx) {
     }(typename Body::states{}, std::make_index_sequence<K>{}, Caps{}, std::make_index_sequence<NC>{});
     if (!go) break;
 
-    // Room for this step's records: the storage keeps its capacity across runs, and grows
-    // by doubling within one.
-    rec.ys.resize(step + 1);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (
-          [&] {
-            auto& saved = rec.saved[I];
-            const std::size_t size = element_count(std::get<I>(rec.state));
-            if (saved.data.size() < (step + 1) * size) saved.data.resize(std::max((step + 1) * size, 2 * saved.data.size()));
-            saved.size = (step + 1) * size;
-            copy_elements<T>(saved.get() + step * size, mutable_data(std::get<I>(rec.state)), size);
-          }(),
-          ...);
-    }(std::make_index_sequence<K>{});
+    // The state before the step and the step's values that the gradient reads, kept only
+    // in a run that runs a reverse loop of this one: a loop of many steps without one
+    // keeps nothing per step. The storage keeps its capacity across runs, and grows by
+    // doubling within one.
     if constexpr (!std::is_void_v<LG>) {
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (
+            [&] {
+              auto& saved = rec.saved[I];
+              const std::size_t size = element_count(std::get<I>(rec.state));
+              if (saved.data.size() < (step + 1) * size)
+                saved.data.resize(std::max((step + 1) * size, 2 * saved.data.size()));
+              saved.size = (step + 1) * size;
+              copy_elements<T>(saved.get() + step * size, mutable_data(std::get<I>(rec.state)), size);
+            }(),
+            ...);
+      }(std::make_index_sequence<K>{});
       std::apply(
           [&](auto&... series) {
             ((series.size() <= step ? series.resize(std::max(step + 1, 2 * series.size())) : void()), ...);
@@ -82,8 +83,7 @@ void run_while(Ctx& ctx) {
     [&]<class... SP, std::size_t... I, class... Cp, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
                                                                      mp::mp_list<Cp...>, std::index_sequence<C...>) {
       ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
-          [&](const auto& o, const auto&... rest) {
-            rec.ys.get()[step] = static_cast<T>(o);
+          [&](const auto&, const auto&... rest) {  // the output, the step's index, is not kept
             const auto values = std::forward_as_tuple(rest...);
             (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
             if constexpr (!std::is_void_v<LG>) {
