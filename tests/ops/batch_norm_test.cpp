@@ -21,6 +21,7 @@
 #include <xtensor/xfixed.hpp>
 #include <xtensor/xtensor.hpp>
 
+#include <typeflow/train/moving_average.hpp>
 #include <typeflow/typeflow.hpp>
 
 #include "../autodiff/fd_check.hpp"
@@ -194,8 +195,8 @@ TEST_CASE("layers::batch_normalization: moving statistics after 3 training steps
   auto bn = tf::layers::batch_normalization<"bn">(x, training, 0.9, 1e-3);
   auto loss = tf::reduce_sum(bn.output * tf::constant<"lb_w">(fd_check::uniform<X>()));
   auto train_op = bn.with_updates(tf::train::gradient_descent<"LB_SGD">(0.1).minimize(loss));
-  auto moving_mean = tf::variable<"bn/moving_mean", double, shape<2>, tf::init::zeros()>();
-  auto moving_var = tf::variable<"bn/moving_variance", double, shape<2>, tf::init::ones()>();
+  auto moving_mean = tf::variable<"bn/moving_mean", double, shape<2>, tf::init::zeros()>(tf::not_trainable);
+  auto moving_var = tf::variable<"bn/moving_variance", double, shape<2>, tf::init::ones()>(tf::not_trainable);
   auto gamma = tf::variable<"bn/gamma", double, shape<2>, tf::init::ones()>();
   auto beta = tf::variable<"bn/beta", double, shape<2>, tf::init::zeros()>();
   tf::session sess(train_op, loss, moving_mean, moving_var, gamma, beta);
@@ -248,7 +249,7 @@ TEST_CASE("layers::batch_normalization: gradient of x by central differences, tr
   auto training = tf::placeholder<"lg_training", bool>();
   auto bn = tf::layers::batch_normalization<"lg_bn">(x, training);
   auto loss = tf::reduce_sum(bn.output * tf::constant<"lg_w">(fd_check::uniform<X>()));
-  auto moving_var = tf::variable<"lg_bn/moving_variance", double, shape<2>, tf::init::ones()>();
+  auto moving_var = tf::variable<"lg_bn/moving_variance", double, shape<2>, tf::init::ones()>(tf::not_trainable);
   tf::session sess(loss, bn.update_ops, moving_var);
   sess.initialize_all();
   const auto xv = fd_check::uniform<X>(-2, 2);
@@ -261,7 +262,7 @@ TEST_CASE("layers::batch_normalization: gradient of x by central differences, tr
 TEST_CASE("layers::batch_normalization on [batch, features] (non-fused in TF: biased variance)") {
   auto x = tf::placeholder<"l2_x", float, shape<4, 3>>();
   auto bn = tf::layers::batch_normalization<"bn2">(x, tf::constant<true>(), 0.5);
-  auto moving_var = tf::variable<"bn2/moving_variance", float, shape<3>, tf::init::ones()>();
+  auto moving_var = tf::variable<"bn2/moving_variance", float, shape<3>, tf::init::ones()>(tf::not_trainable);
   tf::session sess(bn.output, bn.update_ops, moving_var);
   sess.initialize_all();
   const tf::storage_t<float, shape<4, 3>> xv{{1, 2, 3}, {3, 2, 1}, {5, 6, 7}, {7, 6, 5}};
@@ -365,11 +366,28 @@ TEST_CASE("normalization_test.py BNTest on [5, 4, 3, 6] over the last axis, mome
   auto on = tf::layers::batch_normalization<"bn">(x1, tf::constant<true>(), 0.9, 1e-3);
   auto off = tf::layers::batch_normalization<"bn">(x1, tf::constant<false>(), 0.9, 1e-3);
   static_assert(std::is_same_v<tf::shape_of<decltype(bn1.output)>, X>);
-  auto moving_mean = tf::variable<"bn/moving_mean", float, shape<6>, tf::init::zeros()>();
-  auto moving_var = tf::variable<"bn/moving_variance", float, shape<6>, tf::init::ones()>();
+  auto moving_mean = tf::variable<"bn/moving_mean", float, shape<6>, tf::init::zeros()>(tf::not_trainable);
+  auto moving_var = tf::variable<"bn/moving_variance", float, shape<6>, tf::init::ones()>(tf::not_trainable);
+  // testCreateBN: tf.trainable_variables() == [gamma, beta]; the moving statistics are
+  // trainable=False.
+  static_assert(tf::is_trainable_v<decltype(tf::variable<"bn/gamma", float, shape<6>, tf::init::ones()>())> &&
+                tf::is_trainable_v<decltype(tf::variable<"bn/beta", float, shape<6>, tf::init::zeros()>())>);
+  static_assert(!tf::is_trainable_v<decltype(moving_mean)> && !tf::is_trainable_v<decltype(moving_var)>);
   tf::session sess(bn1.output, bn1.update_ops, bn2.output, bn2.update_ops, on.output, on.update_ops, off.output,
                    moving_mean, moving_var);
   sess.initialize_all();
+  // An evaluation program's ema.variables_to_restore(sess) (TensorFlow's default: the
+  // averages of the trainable variables) restores gamma and beta from their averages and
+  // the moving statistics under their own names.
+  {
+    auto ema = tf::train::exponential_moving_average<"EMA">(0.99);
+    using entries = boost::mp11::mp_rename<decltype(ema.variables_to_restore(sess)), boost::mp11::mp_list>;
+    using gamma_t = decltype(tf::variable<"bn/gamma", float, shape<6>, tf::init::ones()>());
+    static_assert(boost::mp11::mp_contains<entries, tf::train::saved_as_t<"bn/gamma/EMA", gamma_t>>::value);
+    static_assert(boost::mp11::mp_contains<entries, tf::train::saved_as_t<"bn/moving_mean", decltype(moving_mean)>>::value);
+    static_assert(boost::mp11::mp_contains<entries, tf::train::saved_as_t<"bn/moving_variance", decltype(moving_var)>>::value);
+    static_assert(boost::mp11::mp_size<entries>::value == 4);
+  }
 
   SUBCASE("test4DInputAxis3, testNegativeAxis, testFunctionalNoReuse: a bool placeholder") {
     // testFunctionalNoReuse / testCreateBN: the variables bn/gamma, bn/beta, bn/moving_mean,
@@ -423,8 +441,8 @@ TEST_CASE("normalization_test.py test3DInputAxis2: [5, 4, 3] over the last axis 
   auto x = tf::placeholder<"b3_x", float, X>();
   auto training = tf::placeholder<"b3_training", bool>();
   auto bn = tf::layers::batch_normalization<"b3">(x, training, 0.9, 1e-3);
-  auto moving_mean = tf::variable<"b3/moving_mean", float, shape<3>, tf::init::zeros()>();
-  auto moving_var = tf::variable<"b3/moving_variance", float, shape<3>, tf::init::ones()>();
+  auto moving_mean = tf::variable<"b3/moving_mean", float, shape<3>, tf::init::zeros()>(tf::not_trainable);
+  auto moving_var = tf::variable<"b3/moving_variance", float, shape<3>, tf::init::ones()>(tf::not_trainable);
   tf::session sess(bn.output, bn.update_ops, moving_mean, moving_var);
   sess.initialize_all();
   const auto xv = random_plus<X>(4);

@@ -334,10 +334,10 @@ struct [[nodiscard]] batch_normalization_result {
 /// when not, the moving statistics normalize x and the update leaves them unchanged. As in
 /// TensorFlow's fused layer (rank 4), the batch variance that updates moving_variance has
 /// Bessel's correction; for other ranks (TensorFlow's non-fused layer) it has not.
-/// The moving statistics get no gradient (FusedBatchNormGrad has none for them), so
-/// optimizers' minimize(loss) does not update them, as TensorFlow's non-trainable variables;
-/// they are not made `not_trainable` (ops/variable.hpp), so that their types stay those by
-/// which programs read them (variable<"bn/moving_mean", T, shape<C>, init::zeros()>()).
+/// The moving statistics are TensorFlow's trainable=False variables (`not_trainable`,
+/// ops/variable.hpp; a program reads them as
+/// variable<"bn/moving_mean", T, shape<C>, init::zeros()>(not_trainable)), and get no
+/// gradient (FusedBatchNormGrad has none for them): no optimizer updates them.
 template <fixed_string Name = "batch_normalization", node X, node Training>
 auto batch_normalization(const X& x, const Training& training, double momentum = 0.99, double epsilon = 1e-3) {
   using T = value_type_of<X>;
@@ -353,8 +353,8 @@ auto batch_normalization(const X& x, const Training& training, double momentum =
     using vec = shape<ops::detail::channels_of<X>>;
     auto gamma = variable<join_names<Name, "gamma">(), T, vec, init::ones()>();
     auto beta = variable<join_names<Name, "beta">(), T, vec, init::zeros()>();
-    auto moving_mean = variable<join_names<Name, "moving_mean">(), T, vec, init::zeros()>();
-    auto moving_variance = variable<join_names<Name, "moving_variance">(), T, vec, init::ones()>();
+    auto moving_mean = variable<join_names<Name, "moving_mean">(), T, vec, init::zeros()>(not_trainable);
+    auto moving_variance = variable<join_names<Name, "moving_variance">(), T, vec, init::ones()>(not_trainable);
     auto eps = constant<join_names<Name, "epsilon">(), T, scalar>(epsilon);
     auto mom = constant<join_names<Name, "momentum">(), T, scalar>(momentum);
     auto stats = make_node<batch_norm_statistics_node<X, Training>>(x, training);
