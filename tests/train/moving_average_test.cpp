@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include <typeflow/ops/constant.hpp>
+#include <typeflow/ops/placeholder.hpp>
 #include <typeflow/ops/state.hpp>
 #include <typeflow/ops/variable.hpp>
 #include <typeflow/session/session.hpp>
