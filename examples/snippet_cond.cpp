@@ -1,10 +1,11 @@
 // docs/reference/loops.md: tf.cond — the value of one of two branches, only that branch
-// computed; several results; gradients through the branch taken.
+// computed; several results; gradients through the branch taken. tf.case, a chain of conds.
 #include <cstdint>
 #include <tuple>
 
 #include <xtensor/xtensor.hpp>
 
+#include <typeflow/control/case.hpp>
 #include <typeflow/control/cond.hpp>
 #include <typeflow/typeflow.hpp>
 
@@ -44,6 +45,20 @@ int main() {
     EXPECT(g3 == xt::xtensor_fixed<float, xt::xshape<2>>{3, 3});
     EXPECT(t1 == 20.0f);
     EXPECT(t3 == 0.0f);
+  }
+  {
+    // [snippet case]
+    // tf.case([(tf.equal(x, 1), lambda: 2), (tf.equal(x, 2), lambda: 4)], default=lambda: 6, exclusive=True)
+    auto x = tf::placeholder<"x", std::int32_t>();
+    auto out = tf::case_(std::tuple{std::pair{tf::equal(x, tf::constant<1>()), [] { return tf::constant<2>(); }},
+                                    std::pair{tf::equal(x, tf::constant<2>()), [] { return tf::constant<4>(); }}},
+                         [] { return tf::constant<6>(); }, tf::exclusive);
+    tf::session sess(out);
+    const std::int32_t two = sess.run(out, tf::feed(x, 1));  // 2
+    const std::int32_t six = sess.run(out, tf::feed(x, 5));  // 6: no predicate holds
+    // [/snippet case]
+    EXPECT(two == 2);
+    EXPECT(six == 6);
   }
   return 0;
 }

@@ -8,13 +8,18 @@
 // free of side effects here, compile_fail.cond_branch_assigns), SparseTensor and
 // IndexedSlices results, devices and queues, and cond_v2_test.py's testSecondDerivative (a
 // loop's gradient, and so cond's, is not differentiated again). TensorFlow's Python-list
-// results are flat std::tuples here.
+// results are flat std::tuples here. Last, tf.case (control/case.hpp, a chain of conds):
+// control_flow_ops_test.py's CaseTest (testCase_withDefault, testCase_multiple_matches_exclusive,
+// testCase_multiple_matches_non_exclusive, testCase_withoutDefault,
+// testCase_withoutDefault_oneCondition; testCase_dict has no counterpart: the pairs are
+// ordered), and a gradient through the case taken.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
 
+#include <typeflow/control/case.hpp>
 #include <typeflow/control/cond.hpp>
 #include <typeflow/typeflow.hpp>
 
@@ -271,4 +276,93 @@ TEST_CASE("cond: a loop whose new state, not its output, reads a constant of run
   auto last = std::get<0>(loop.final_state);
   tf::session sl(last);
   CHECK(sl.run(last, tf::feed(xs, xt::xtensor<float, 1>{1, 1, 1})) == v2{3, 6});
+}
+
+namespace {
+
+// CaseTest's predicates: x == 1, x == 2 (and x == 2 or x == 3 for a third pair).
+template <int V>
+auto x_is(const auto& x) {
+  return tf::equal(x, tf::constant<V>());
+}
+template <int V>
+auto returns() {
+  return [] { return tf::constant<V>(); };
+}
+
+}  // namespace
+
+TEST_CASE("case: testCase_withDefault, testCase_multiple_matches_non_exclusive") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto with_default = tf::case_<"case_1">(
+      std::tuple{std::pair{x_is<1>(x), returns<2>()}, std::pair{x_is<2>(x), returns<4>()}}, returns<6>(), tf::exclusive);
+  auto first_match = tf::case_<"case_2">(std::tuple{std::pair{x_is<1>(x), returns<2>()}, std::pair{x_is<2>(x), returns<4>()},
+                                                    std::pair{x_is<2>(x), returns<6>()}},
+                                         returns<8>());
+  static_assert(std::is_same_v<tf::value_type_of<decltype(with_default)>, std::int32_t>);
+  tf::session s(with_default, first_match);
+  CHECK(s.run(with_default, tf::feed(x, 1)) == 2);
+  CHECK(s.run(with_default, tf::feed(x, 2)) == 4);
+  CHECK(s.run(with_default, tf::feed(x, 3)) == 6);
+  CHECK(s.run(first_match, tf::feed(x, 1)) == 2);
+  CHECK(s.run(first_match, tf::feed(x, 2)) == 4);  // not exclusive: the first of two matches
+  CHECK(s.run(first_match, tf::feed(x, 3)) == 8);
+}
+
+TEST_CASE("case: testCase_multiple_matches_exclusive") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto out = tf::case_(std::tuple{std::pair{x_is<1>(x), returns<2>()}, std::pair{x_is<2>(x), returns<4>()},
+                                  std::pair{x_is<2>(x), returns<6>()}},
+                       returns<8>(), tf::exclusive);
+  tf::session s(out);
+  CHECK(s.run(out, tf::feed(x, 1)) == 2);
+  CHECK(s.run(out, tf::feed(x, 3)) == 8);
+  CHECK_THROWS_WITH_AS(s.run(out, tf::feed(x, 2)),
+                       "InvalidArgument: case: Input error: exclusive=True and 2 of 3 conditions evaluated as True",
+                       tf::invalid_argument_error);
+}
+
+TEST_CASE("case: testCase_withoutDefault, testCase_withoutDefault_oneCondition") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto three = tf::case_<"three">(std::tuple{std::pair{x_is<1>(x), returns<2>()}, std::pair{x_is<2>(x), returns<4>()},
+                                             std::pair{x_is<3>(x), returns<6>()}},
+                                  tf::exclusive);
+  // One pair: std::tuple{std::pair{...}} deduces std::tuple<pred, fn>, taken as that pair.
+  auto one = tf::case_<"one">(std::tuple{std::pair{x_is<1>(x), returns<2>()}}, tf::exclusive);
+  tf::session s(three, one);
+  CHECK(s.run(three, tf::feed(x, 1)) == 2);
+  CHECK(s.run(three, tf::feed(x, 2)) == 4);
+  CHECK(s.run(three, tf::feed(x, 3)) == 6);
+  CHECK_THROWS_WITH_AS(s.run(three, tf::feed(x, 4)),
+                       "InvalidArgument: three: Input error: None of conditions evaluated as True (no default)",
+                       tf::invalid_argument_error);
+  CHECK(s.run(one, tf::feed(x, 1)) == 2);
+  CHECK_THROWS_WITH_AS(s.run(one, tf::feed(x, 4)),
+                       "InvalidArgument: one: Input error: None of conditions evaluated as True (no default)",
+                       tf::invalid_argument_error);
+}
+
+TEST_CASE("case: several results, and the gradient through the function taken") {
+  auto x = tf::placeholder<"x", std::int32_t>();
+  auto w = tf::variable<"w", double, tf::shape<2>, tf::init::constant(3.0)>();
+  auto [r, n] = tf::case_<"grad">(
+      std::tuple{std::pair{x_is<1>(x), [&] { return std::tuple{w * tf::constant<2.0>(), tf::constant<1>()}; }},
+                 std::pair{x_is<2>(x), [&] { return std::tuple{w * w, tf::constant<2>()}; }}},
+      [&] { return std::tuple{tf::zeros_like(w), tf::constant<0>()}; });
+  auto dw = tf::gradient(tf::reduce_sum(r), w);
+  tf::session s(r, n, dw);
+  s.initialize_all();
+  using vec = xt::xtensor_fixed<double, xt::xshape<2>>;
+  const auto [r1, n1, g1] = s.run(tf::fetch(r, n, dw), tf::feed(x, 1));
+  CHECK(r1 == vec{6, 6});
+  CHECK(n1 == 1);
+  CHECK(g1 == vec{2, 2});
+  const auto [r2, n2, g2] = s.run(tf::fetch(r, n, dw), tf::feed(x, 2));
+  CHECK(r2 == vec{9, 9});
+  CHECK(n2 == 2);
+  CHECK(g2 == vec{6, 6});
+  const auto [r3, n3, g3] = s.run(tf::fetch(r, n, dw), tf::feed(x, 7));
+  CHECK(r3 == vec{0, 0});
+  CHECK(n3 == 0);
+  CHECK(g3 == vec{0, 0});
 }
