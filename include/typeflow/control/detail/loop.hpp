@@ -178,6 +178,35 @@ void load_loop_inputs(Ctx& ctx, Rec& rec) {
   }(std::make_index_sequence<L::layout::states>{});
 }
 
+/// Runs one step of loop L's body (its plan compiled once) on the record's states, the step
+/// input x_t and the captures: hands the step's output to on_output, keeps the new states in
+/// rec.next, and, when the run runs a reverse loop of L, the step's values that the reverse
+/// loop reads at position t.
+template <class L, class Ctx, class Rec, class X, class OnOutput>
+void run_body_step(Ctx& ctx, Rec& rec, X& x_t, std::size_t t, OnOutput&& on_output) {
+  using Body = typename L::body_type;
+  using Caps = typename Body::captures;
+  constexpr std::size_t K = L::layout::states;
+  using LG = keeper_t<typename Ctx::order, L>;
+  using kept = mp::mp_eval_if_c<std::is_void_v<LG>, mp::mp_list<>, saved_forward_t, Body>;
+  [&]<class... SP, std::size_t... I, class... Cp, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
+                                                                   mp::mp_list<Cp...>, std::index_sequence<C...>) {
+    ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
+        [&](const auto& o, const auto&... rest) {
+          on_output(o);
+          const auto values = std::forward_as_tuple(rest...);
+          (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
+          if constexpr (!std::is_void_v<LG>) {
+            [&]<std::size_t... J>(std::index_sequence<J...>) {
+              (assign_value(std::get<J>(ctx.template buffer<LG>().saved)[t], std::get<K + J>(values)), ...);
+            }(std::make_index_sequence<mp::mp_size<kept>::value>{});
+          }
+        },
+        step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
+        step_feed<typename Body::input, X>{x_t}, capture_feed<Cp>(ctx, std::get<C>(rec.captured))...);
+  }(typename Body::states{}, std::make_index_sequence<K>{}, Caps{}, std::make_index_sequence<mp::mp_size<Caps>::value>{});
+}
+
 /// Whether example b is past its length at step t.
 inline bool past_length(const buffer<std::int64_t>& lengths, bool masked, std::size_t b, std::size_t t) {
   return masked && static_cast<std::int64_t>(t) >= lengths.get()[b];
@@ -217,9 +246,8 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
     (rec.saved[I].resize(steps * element_count(std::get<I>(rec.state))), ...);
   }(std::make_index_sequence<K>{});
 
-  // The forward values the reverse loops of this run read, kept per step.
+  // The forward values the reverse loops of this run read, kept per step (run_body_step).
   using LG = keeper_t<typename Ctx::order, loop_node>;
-  using kept = mp::mp_eval_if_c<std::is_void_v<LG>, mp::mp_list<>, saved_forward_t, Body>;
   if constexpr (!std::is_void_v<LG>) {
     std::apply([&](auto&... series) { ((series.size() < steps ? series.resize(steps) : void()), ...); },
                ctx.template buffer<LG>().saved);
@@ -240,37 +268,24 @@ void loop_node<Body, Xs, Len, mp::mp_list<Init...>, Bound, mp::mp_list<Cap...>>:
                         mutable_data(std::get<I>(rec.state)), element_count(std::get<I>(rec.state))),
        ...);
     }(std::make_index_sequence<K>{});
-    [&]<class... SP, std::size_t... I, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
-                                                        std::index_sequence<C...>) {
-      ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
-          [&](const auto& o, const auto&... rest) {
-            if (element_count(o) != rec.out_size) {
-              // Without lengths, an output's dynamic first dim is what the first step gives
-              // (a cond's result: its batch is not the states'); each later step must agree.
-              if constexpr (shape_of<O>::rank >= 1 && shape_of<O>::dims[0] == dyn) {
-                if (i == 0 && !rec.masked) {
-                  rec.out_dims = dims_of_value<shape_of<O>::rank>(o);
-                  rec.out_size = element_count(o);
-                  rec.ys.resize(steps * rec.out_size);
-                }
-              }
-              if (element_count(o) != rec.out_size)
-                throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
-                                             std::to_string(element_count(o)) + " elements, expected " +
-                                             std::to_string(rec.out_size));
-            }
-            copy_elements<T>(rec.ys.get() + t * rec.out_size, ops::detail::data_ptr(o), rec.out_size);
-            const auto values = std::forward_as_tuple(rest...);
-            (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
-            if constexpr (!std::is_void_v<LG>) {
-              [&]<std::size_t... J>(std::index_sequence<J...>) {
-                (assign_value(std::get<J>(ctx.template buffer<LG>().saved)[t], std::get<K + J>(values)), ...);
-              }(std::make_index_sequence<mp::mp_size<kept>::value>{});
-            }
-          },
-          step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
-          step_feed<typename Body::input, x_storage>{x_t}, capture_feed<Cap>(ctx, std::get<C>(rec.captured))...);
-    }(typename Body::states{}, std::make_index_sequence<K>{}, std::index_sequence_for<Cap...>{});
+    run_body_step<loop_node>(ctx, rec, x_t, t, [&](const auto& o) {
+      if (element_count(o) != rec.out_size) {
+        // Without lengths, an output's dynamic first dim is what the first step gives
+        // (a cond's result: its batch is not the states'); each later step must agree.
+        if constexpr (shape_of<O>::rank >= 1 && shape_of<O>::dims[0] == dyn) {
+          if (i == 0 && !rec.masked) {
+            rec.out_dims = dims_of_value<shape_of<O>::rank>(o);
+            rec.out_size = element_count(o);
+            rec.ys.resize(steps * rec.out_size);
+          }
+        }
+        if (element_count(o) != rec.out_size)
+          throw invalid_argument_error(std::string(Body::scope.view()) + ": a step's output has " +
+                                       std::to_string(element_count(o)) + " elements, expected " +
+                                       std::to_string(rec.out_size));
+      }
+      copy_elements<T>(rec.ys.get() + t * rec.out_size, ops::detail::data_ptr(o), rec.out_size);
+    });
     // Past an example's length its output is zero and its states are carried unchanged
     // (TensorFlow's dynamic_rnn with sequence_length).
     if (rec.masked) {

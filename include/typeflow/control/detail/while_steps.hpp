@@ -38,7 +38,6 @@ void run_while(Ctx& ctx) {
   rec.masked = false;
 
   using LG = keeper_t<typename Ctx::order, L>;
-  using kept = mp::mp_eval_if_c<std::is_void_v<LG>, mp::mp_list<>, saved_forward_t, Body>;
   using x_storage = buffer_of<typename Body::input>;
 
   std::size_t step = 0;
@@ -80,21 +79,7 @@ void run_while(Ctx& ctx) {
     }
 
     x_storage x_t = static_cast<T>(step);
-    [&]<class... SP, std::size_t... I, class... Cp, std::size_t... C>(mp::mp_list<SP...>, std::index_sequence<I...>,
-                                                                     mp::mp_list<Cp...>, std::index_sequence<C...>) {
-      ctx.template run_subgraph<mp::mp_append<typename Body::fetches, kept>>(
-          [&](const auto&, const auto&... rest) {  // the output, the step's index, is not kept
-            const auto values = std::forward_as_tuple(rest...);
-            (assign_value(std::get<I>(rec.next), std::get<I>(values)), ...);
-            if constexpr (!std::is_void_v<LG>) {
-              [&]<std::size_t... J>(std::index_sequence<J...>) {
-                (assign_value(std::get<J>(ctx.template buffer<LG>().saved)[step], std::get<K + J>(values)), ...);
-              }(std::make_index_sequence<mp::mp_size<kept>::value>{});
-            }
-          },
-          step_feed<SP, std::tuple_element_t<I, decltype(rec.state)>>{std::get<I>(rec.state)}...,
-          step_feed<typename Body::input, x_storage>{x_t}, capture_feed<Cp>(ctx, std::get<C>(rec.captured))...);
-    }(typename Body::states{}, std::make_index_sequence<K>{}, Caps{}, std::make_index_sequence<NC>{});
+    run_body_step<L>(ctx, rec, x_t, step, [](const auto&) {});  // the output, the step's index, is not kept
     for_each_state(std::make_index_sequence<K>{}, rec, [&](auto k, auto& s, auto& n) {
       check_new_state_size<shape_of<mp::mp_at_c<Init, k>>::rank>(Body::scope.view(), k, s, n);
       copy_elements<T>(mutable_data(s), mutable_data(n), element_count(s));
