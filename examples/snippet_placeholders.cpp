@@ -71,6 +71,13 @@ int main() {
            xt::xtensor<float, 1>{3, 3, 3, 3});
     // [/snippet feed_layout]
 
+    // [snippet feed_kept]
+    auto feeds = tf::feed(x, xt::xtensor<float, 2>{{1, 2, 3}});  // the feed owns the values
+    xt::xtensor<float, 2> first = sess.run(x * x, feeds);
+    xt::xtensor<float, 2> again = sess.run(x * x, feeds);
+    // [/snippet feed_kept]
+    EXPECT(first == again && again == xt::xtensor<float, 2>{{1, 4, 9}});
+
     // [snippet wrong_shape]
     xt::xtensor<float, 2> four_columns = {{1, 2, 3, 4}};
     try {

@@ -1,5 +1,9 @@
 // Feeds: dynamic shapes are checked when the run starts; a rejected feed changes nothing.
 #include <doctest/doctest.h>
+#include <type_traits>
+
+#include <xtensor/xfixed.hpp>
+#include <xtensor/xtensor.hpp>
 
 #include <typeflow/typeflow.hpp>
 
@@ -76,4 +80,24 @@ TEST_CASE("broadcasting with a dynamic dimension fails at run time with an error
   const xt::xtensor<float, 1> one = {10};
   CHECK(sess.run(c, tf::feed(a, one), tf::feed(b, three)) == xt::xtensor<float, 1>{11, 12, 13});
   CHECK_THROWS(sess.run(c, tf::feed(a, two), tf::feed(b, three)));
+}
+
+TEST_CASE("a feed made from a temporary keeps it: the feed may outlive the expression that made it") {
+  auto x = tf::placeholder<"kept", float, tf::shape<tf::dyn>>();
+  auto y = tf::reduce_sum(x * x);
+  tf::session sess(y);
+  auto from_temporary = tf::feed(x, xt::xtensor<float, 1>{1, 2, 3});  // TensorFlow: feed_dict = {x: np.array(...)}
+  auto fixed_temporary = tf::feed(x, xt::xtensor_fixed<float, xt::xshape<2>>{3, 4});
+  xt::xtensor<float, 1> batch = {5, 5};
+  auto from_lvalue = tf::feed(x, batch);
+  // An rvalue is moved into the feed, an lvalue is referenced (no copy of a batch per run).
+  static_assert(std::is_same_v<decltype(from_temporary.value), xt::xtensor<float, 1>>);
+  static_assert(std::is_same_v<decltype(from_lvalue.value), const xt::xtensor<float, 1>&>);
+  const xt::xtensor<float, 1> reuses_freed_memory = {100, 100, 100};  // would overwrite a dead temporary's buffer
+  CHECK(sess.run(y, from_temporary) == 14.0f);
+  CHECK(sess.run(y, from_temporary) == 14.0f);  // reusable, as a feed_dict is
+  CHECK(sess.run(y, fixed_temporary) == 25.0f);
+  batch(0) = 1;  // a referenced lvalue is read when the run starts
+  CHECK(sess.run(y, from_lvalue) == 26.0f);
+  CHECK(reuses_freed_memory(0) == 100.0f);
 }

@@ -4,7 +4,7 @@
 // expression. Its rank and shape are checked against the node's: at compile time as far
 // as the value's type tells them (xtensor's rank, xtensor_fixed's dims), otherwise when
 // the feed is made (values copied or read at once: scalars, expressions) or when the run
-// starts (containers fed by reference), always before anything in the session changes.
+// starts (containers, referenced or moved in), always before anything in the session changes.
 // Feeds also come as a hana::map from nodes to values (TensorFlow's feed_dict).
 #pragma once
 
@@ -70,7 +70,9 @@ template <std::size_t Rank>
 struct any_shape_of_rank {};
 
 /// A value for one node in one run; made by typeflow::feed. Holds a reference to a
-/// container (which must outlive the run) or, for a scalar, the value itself.
+/// container given as an lvalue (which must outlive the runs the feed is given to), or the
+/// value itself: a scalar, a container given as an rvalue (moved in), or a row-major copy
+/// of an expression.
 template <class Node, class Stored>
 struct feed_t {
   using node_type = Node;
@@ -181,9 +183,14 @@ void check_feed_shape(const F& f) {
 /// inputs are then not evaluated. Scalars convert to the node's element type (an integer
 /// that the type cannot hold exactly throws invalid_argument_error, as TensorFlow's
 /// TypeError), tensors must have it; a shape that does not fit is a compile error where
-/// the value's type fixes it, an invalid_argument_error otherwise.
-template <node N, class V>
-auto feed(N, const V& value) {
+/// the value's type fixes it, an invalid_argument_error otherwise. A container given as an
+/// lvalue is read by reference when each run starts (no copy per run); one given as an
+/// rvalue is moved into the feed, so that a feed may outlive the expression that made it,
+/// as a `feed_dict` does.
+template <node N, class Arg>
+auto feed(N, Arg&& arg) {
+  using V = std::remove_cvref_t<Arg>;
+  const V& value = arg;
   using T = value_type_of<N>;
   using S = shape_of<N>;
   using inert = feed_t<N, storage_t<T, S>>;  // after a failed check: no second error
@@ -221,7 +228,11 @@ auto feed(N, const V& value) {
     return feed_t<N, T>{static_cast<T>(value())};
   } else if constexpr (requires { V::static_layout; } && V::static_layout == xt::layout_type::row_major &&
                        requires { value.data(); }) {
-    return feed_t<N, const V&>{value};  // its shape is checked when the run starts
+    // Its shape is checked when the run starts.
+    if constexpr (std::is_lvalue_reference_v<Arg>)
+      return feed_t<N, const V&>{value};
+    else
+      return feed_t<N, V>{std::move(arg)};  // a temporary: the feed keeps it
   } else {
     // Ops read tensors in row-major order: another layout (or a lazy expression) is
     // copied once into a row-major container for the run.
