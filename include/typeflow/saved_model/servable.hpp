@@ -49,6 +49,13 @@ struct signature_tensor_is_not_in_the_sessions_graph {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: a servable was made from a temporary session; Signature is the name
+/// of its first signature ("" when it has none).
+template <fixed_string Signature>
+struct servable_needs_a_session_that_outlives_it {
+  static constexpr bool value = false;
+};
+
 namespace detail {
 
 /// The value of a fetched node as a tensor.
@@ -103,6 +110,14 @@ class servable {
 
   explicit servable(const Session& sess, Sigs...) : sess_(&sess) {
     check_in_graph(mp::mp_list<Sigs...>{});
+  }
+
+  /// A temporary session would be gone before the servable's first run: a compile error.
+  template <class S = Session>
+  explicit servable(const S&&, Sigs...) : sess_(nullptr) {
+    static_assert(servable_needs_a_session_that_outlives_it<first_signature_name()>::value,
+                  "saved_model::servable(sess, signatures...) keeps a reference to sess: make it from a "
+                  "named session that outlives the servable, not a temporary");
   }
 
   const Session& session() const noexcept { return *sess_; }
@@ -193,6 +208,13 @@ class servable {
     tensor (*fetch)(const Session&, const tensor_map_t&) = nullptr;
     void (*check)(const tensor&) = [](const tensor&) {};
   };
+
+  static constexpr auto first_signature_name() {
+    if constexpr (sizeof...(Sigs) == 0)
+      return fixed_string<1>{};
+    else
+      return mp::mp_front<mp::mp_list<Sigs...>>::name;
+  }
 
   template <class... S>
   static constexpr void check_in_graph(mp::mp_list<S...>) {
