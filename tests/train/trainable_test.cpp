@@ -67,6 +67,19 @@ TEST_CASE("trainable: not_trainable marks the initializer source; an ordinary va
   static_assert(!tf::is_trainable_v<decltype(plain{} + plain{})>);
   static_assert(!tf::is_trainable_v<tf::dropout_state_node<1>>);
   static_assert(!tf::is_trainable_v<decltype(train::exponential_moving_average(0.9).average(plain{}))>);
+  // The variables TensorFlow makes with trainable=False: the global step (whose type is the
+  // one a program declares itself), optimizers' slots, Adam's beta powers.
+  static_assert(!tf::is_trainable_v<decltype(train::global_step())>);
+  static_assert(std::is_same_v<decltype(train::global_step()),
+                               decltype(tf::variable<"global_step", std::int64_t>(tf::not_trainable))>);
+  auto adam = train::adam(0.001);
+  static_assert(!tf::is_trainable_v<decltype(train::slot<0>(adam, plain{}))> &&
+                !tf::is_trainable_v<decltype(train::slot<1>(adam, plain{}))>);
+  static_assert(!tf::is_trainable_v<decltype(train::non_slot<0>(adam, plain{}))> &&
+                !tf::is_trainable_v<decltype(train::non_slot<1>(adam, plain{}))>);
+  static_assert(!tf::is_trainable_v<decltype(train::slot<0>(train::momentum(0.1, 0.9), plain{}))>);
+  static_assert(!tf::is_trainable_v<decltype(train::slot<0>(train::adagrad(0.1), plain{}))>);
+  static_assert(!tf::is_trainable_v<decltype(train::slot<0>(train::rmsprop(0.1), plain{}))>);
 }
 
 TEST_CASE("trainable: the run-time form keeps its initializer and its checks") {
@@ -127,6 +140,30 @@ TEST_CASE("trainable: a var_list naming the non-trainable variable trains it") {
   sess1.run(only_v1);
   CHECK(sess1.run(v0) == vec2{1, 2});
   CHECK(sess1.run(v1) == vec2{-6, -5});
+}
+
+// optimizer_test.py's testNoGradients (cost = 5 * var0, minimize with var_list [var1]: no
+// variable receives a gradient, a compile error here: tests/train/compile_fail/
+// minimize_no_gradient_in_var_list.cpp), and what apply_gradients does with a None gradient
+// beside real ones: it leaves that pair out, so the variable keeps its value and gets no slots.
+TEST_CASE("trainable: a var_list variable that no path joins to the loss is left out, as a None gradient") {
+  auto v0 = var0();
+  auto v1 = var1();
+  auto cost = tf::reduce_sum(tf::constant<5.0>() * v0);
+  auto opt = train::adam(0.5);
+  auto pairs = opt.compute_gradients(cost, train::var_list(v0, v1));
+  static_assert(std::tuple_size_v<decltype(pairs)> == 2);  // (zeros, var1): TensorFlow's (None, var1)
+  auto train_op = opt.apply_gradients(pairs);
+  tf::session sess(train_op, v1);  // var1 too: the update node no longer reaches it
+  static_assert(decltype(sess)::holds<train::slot_t<decltype(v0), "Adam", 0>>);
+  static_assert(!decltype(sess)::holds<train::slot_t<decltype(v1), "Adam", 0>> &&
+                !decltype(sess)::holds<train::slot_t<decltype(v1), "Adam", 1>>);
+  set_basic_values(sess, v0, v1);
+  for (int i = 0; i < 3; ++i) sess.run(train_op);
+  CHECK(sess.run(v1) == vec2{3, 4});
+  // Adam's first steps move each element by about the learning rate, against the gradient.
+  CHECK(sess.run(v0)(0) == doctest::Approx(1.0 - 3 * 0.5).epsilon(1e-6));
+  CHECK(sess.run(v0)(1) == doctest::Approx(2.0 - 3 * 0.5).epsilon(1e-6));
 }
 
 TEST_CASE("trainable: tf::gradients does not ask whether a variable is trainable") {
@@ -214,4 +251,19 @@ TEST_CASE("trainable: an evaluation program's variables_to_restore averages the 
   static_assert(std::is_same_v<
                 map, train::saver_var_map<train::saved_as_t<"t/ema/w/ExponentialMovingAverage", decltype(w)>,
                                           train::saved_as_t<"t/ema/moving", decltype(moving)>>>);
+
+  // A training program's session without shadows: the optimizer's slots, beta powers and
+  // the global step are restored under their own names, as TensorFlow's are.
+  auto loss = tf::reduce_sum(w * w);
+  auto step = train::global_step();
+  auto train_op = train::adam(0.1).minimize(loss, step);
+  tf::session train_sess(train_op);
+  using train_map = decltype(ema.variables_to_restore(train_sess));
+  static_assert(std::is_same_v<
+                train_map, train::saver_var_map<train::saved_as_t<"t/ema/w/ExponentialMovingAverage", decltype(w)>,
+                                                train::saved_as_t<"t/ema/w/Adam", train::slot_t<decltype(w), "Adam", 0>>,
+                                                train::saved_as_t<"t/ema/w/Adam_1", train::slot_t<decltype(w), "Adam", 1>>,
+                                                train::saved_as_t<"beta1_power", decltype(train::non_slot<0>(train::adam(0.1), w))>,
+                                                train::saved_as_t<"beta2_power", decltype(train::non_slot<1>(train::adam(0.1), w))>,
+                                                train::saved_as_t<"global_step", decltype(step)>>>);
 }

@@ -35,10 +35,10 @@ struct adam_def : optimizer_info<Name, "Adam"> {
   static constexpr std::array<std::string_view, 2> slot_names{"m", "v"};
   template <class V>
   using beta1_power = variable_node<detail::non_slot_name<Name, "beta1_power">(), value_type_of<V>, scalar,
-                                    detail::initial_value_t<"beta1", B1>>;
+                                    init::not_trainable<detail::initial_value_t<"beta1", B1>>>;
   template <class V>
   using beta2_power = variable_node<detail::non_slot_name<Name, "beta2_power">(), value_type_of<V>, scalar,
-                                    detail::initial_value_t<"beta2", B2>>;
+                                    init::not_trainable<detail::initial_value_t<"beta2", B2>>>;
   template <class V>
   using non_slots = mp::mp_list<beta1_power<V>, beta2_power<V>>;
 

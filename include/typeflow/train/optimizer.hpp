@@ -1,6 +1,6 @@
-// typeflow/train/optimizer.hpp — what every optimizer shares: global_step, hyperparameters
-// as graph values, and the update node that applies gradients (the (gradient, variable)
-// pairs and var_list are in train/grad_and_var.hpp).
+// typeflow/train/optimizer.hpp — what every optimizer shares: hyperparameters as graph
+// values, and the update node that applies gradients (the (gradient, variable) pairs and
+// var_list are in train/grad_and_var.hpp; global_step and the slots in train/slots.hpp).
 //
 // An optimizer's hyperparameters are scalar nodes, as in TensorFlow: a number (it becomes
 // the named constant "<optimizer>/learning_rate", carried by the update node to the
@@ -34,99 +34,10 @@
 #include "typeflow/train/detail/storage.hpp"
 #include "typeflow/train/grad_and_var.hpp"
 #include "typeflow/train/hyperparameter.hpp"
+#include "typeflow/train/slots.hpp"
 #include "typeflow/train/sparse_update.hpp"
 
 namespace typeflow::train {
-
-using global_step_node = variable_node<"global_step", std::int64_t, scalar, init::fixed<init::zeros()>>;
-
-/// tf.train.get_or_create_global_step(): the int64 variable "global_step", zero at
-/// initialization; pass it to minimize or apply_gradients to count the updates.
-constexpr global_step_node global_step() { return {}; }
-
-/// A slot variable of V for the optimizer named OptName: "v/OptName" (Index 0) or
-/// "v/OptName_1" (Index 1), of V's shape and type.
-template <class V, fixed_string OptName, int Index = 0>
-struct slot_name {
-  static constexpr auto value = [] {
-    if constexpr (Index == 0) {
-      return join_names<V::name, OptName>();
-    } else {
-      constexpr auto base = join_names<V::name, OptName>();
-      fixed_string<base.size() + 3> s{};
-      for (std::size_t i = 0; i < base.size(); ++i) s.data[i] = base.data[i];
-      s.data[base.size()] = '_';
-      s.data[base.size() + 1] = static_cast<char>('0' + Index);
-      return s;
-    }
-  }();
-};
-template <class V, fixed_string OptName, int Index = 0, class Init = init::fixed<init::zeros()>>
-using slot_t = variable_node<slot_name<V, OptName, Index>::value, value_type_of<V>, shape_of<V>, Init>;
-
-/// The slot variable of v that optimizer Opt keeps (e.g. `slot<0>(adam_opt, w)` is "w/Adam").
-template <int Index, class Opt, node V>
-constexpr auto slot(const Opt&, V) {
-  return mp::mp_at_c<typename Opt::template slots<V>, Index>{};
-}
-/// In a diagnostic: the optimizer named OptName keeps no slot named SlotName for its
-/// variables (TensorFlow's get_slot returns None).
-template <fixed_string OptName, fixed_string SlotName>
-struct optimizer_has_no_slot_named {
-  static constexpr bool value = false;
-};
-
-namespace detail {
-/// The index of the slot named SlotName in Def's slots, or -1.
-template <class Def, fixed_string SlotName>
-constexpr int slot_index() {
-  for (std::size_t i = 0; i < Def::slot_names.size(); ++i)
-    if (Def::slot_names[i] == SlotName.view()) return static_cast<int>(i);
-  return -1;
-}
-}  // namespace detail
-
-/// Whether optimizer Opt keeps a slot named SlotName ("m", "rms", "mg", ...): TensorFlow's
-/// `opt.get_slot(v, name) is not None`.
-template <fixed_string SlotName, class Opt>
-constexpr bool has_slot(const Opt&) {
-  return detail::slot_index<typename Opt::definition, SlotName>() >= 0;
-}
-
-/// tf.train.Optimizer.get_slot(v, name): the slot variable of v named SlotName by the
-/// optimizer (TensorFlow's names: Adam "m" and "v", Momentum "momentum", RMSProp "rms",
-/// "momentum" and, centered, "mg", Adagrad "accumulator"). `get_slot<"m">(adam_opt, w)` is
-/// the variable "w/Adam". A name the optimizer does not keep is a compile error naming it.
-template <fixed_string SlotName, class Opt, node V>
-constexpr auto get_slot(const Opt&, V v) {
-  using Def = typename Opt::definition;
-  constexpr int index = detail::slot_index<Def, SlotName>();
-  if constexpr (index < 0) {
-    static_assert(optimizer_has_no_slot_named<Def::name, SlotName>::value,
-                  "train::get_slot<name>(opt, v): this optimizer keeps no slot of that name "
-                  "(train::get_slot_names(opt) lists them)");
-    return v;  // inert: the error above is the one to read
-  } else {
-    return mp::mp_at_c<typename Def::template slots<V>, index>{};
-  }
-}
-
-/// tf.train.Optimizer.get_slot_names(): the names of the slots the optimizer keeps for each
-/// variable, sorted, as TensorFlow's.
-template <class Opt>
-std::vector<std::string> get_slot_names(const Opt&) {
-  const auto& names = Opt::definition::slot_names;
-  std::vector<std::string> out(names.begin(), names.end());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-/// The non-slot variable of optimizer Opt whose update uses v as its first variable
-/// (`non_slot<0>(adam_opt, w)` is "beta1_power", `non_slot<1>` "beta2_power").
-template <int Index, class Opt, node V>
-constexpr auto non_slot(const Opt&, V) {
-  return mp::mp_at_c<typename Opt::definition::template non_slots<V>, Index>{};
-}
 
 namespace detail {
 
@@ -257,6 +168,14 @@ struct no_variable_on_the_loss_path_receives_a_gradient {
   static constexpr bool value = false;
 };
 
+/// In a diagnostic: apply_gradients (or minimize with a var_list) was given these variables,
+/// and no path joins any of them to the loss (TensorFlow's ValueError "No gradients provided
+/// for any variable").
+template <fixed_string... Variables>
+struct no_gradient_provided_for_any_variable {
+  static constexpr bool value = false;
+};
+
 /// The part every optimizer shares: compute_gradients, apply_gradients, minimize.
 /// `Def::hyper_nodes` lists its hyperparameter nodes; the object holds them.
 template <class Def>
@@ -358,10 +277,23 @@ struct optimizer {
     }(std::index_sequence_for<V...>{});
     return pairs;
   }
+  template <class P>
+  using pair_has_gradient = detail::is_real_gradient<typename P::gradient, typename P::variable>;
   template <class GlobalStep, class... P, class... Extra>
   constexpr auto apply_node(const std::tuple<P...>& pairs, const Extra&... extra) const {
     if constexpr (sizeof...(P) == 0) {
       return group_node<>{};  // inert: compute_gradients has reported the error
+    } else if constexpr (!(pair_has_gradient<P>::value && ...)) {
+      // As TensorFlow's apply_gradients leaves out the pairs whose gradient is None: a
+      // variable no path joins to the loss is not updated and gets no slots.
+      using kept = mp::mp_copy_if_q<mp::mp_iota_c<sizeof...(P)>, kept_pair<std::tuple<P...>>>;
+      if constexpr (mp::mp_empty<kept>::value) {
+        static_assert(no_gradient_provided_for_any_variable<P::variable::name...>::value,
+                      "apply_gradients: no gradient provided for any variable: no path joins any of them to the loss");
+        return group_node<>{};  // inert
+      } else {
+        return apply_node<GlobalStep>(pairs_at(pairs, kept{}), extra...);
+      }
     } else {
       return std::apply(
           [&](const auto&... h) {
@@ -374,6 +306,21 @@ struct optimizer {
           },
           hyper_);
     }
+  }
+
+  template <class Pairs>
+  struct kept_pair {
+    template <class I>
+    using fn = pair_has_gradient<std::tuple_element_t<I::value, Pairs>>;
+  };
+  /// The pairs at indices I..., built empty, then assigned (see pairs_for).
+  template <class... P, class... I>
+  static constexpr auto pairs_at(const std::tuple<P...>& pairs, mp::mp_list<I...>) {
+    std::tuple<std::tuple_element_t<I::value, std::tuple<P...>>...> out{};
+    [&]<std::size_t... J>(std::index_sequence<J...>) {
+      ((std::get<J>(out) = std::get<I::value>(pairs)), ...);
+    }(std::index_sequence_for<I...>{});
+    return out;
   }
 
   hyper_tuple hyper_;
