@@ -2,6 +2,9 @@
 // fed by tensor name; every name, dtype and shape checked, with an error naming it.
 #include <doctest/doctest.h>
 
+#include <utility>
+#include <vector>
+
 #include "../support/counting.hpp"
 #include "serving_testing.hpp"
 
@@ -148,4 +151,28 @@ TEST_CASE("a signature run evaluates each node once; several by-name fetches, ea
   evaluations<41> = 0;
   (void)model.run_by_name({"Relu:0", "Tanh:0"}, {{"sv_x:0", features()}});
   CHECK(evaluations<41> == 2);  // two fetches by name: two runs
+}
+
+TEST_CASE("a servable follows its session when the session is moved, alone or with the servable") {
+  // A struct holding a session and a servable over it, moved as a whole: the struct's
+  // implicit move moves the session and copies the servable. Growing the vector moves each
+  // element and frees the old storage, so a servable still pointing there would read freed
+  // memory (what AddressSanitizer reports on a servable that holds the session's address).
+  std::vector<fixture> models;
+  for (int i = 0; i < 4; ++i) models.emplace_back();
+  for (auto& f : models) {
+    CHECK(&f.model.session() == &f.sess);
+    const auto out = f.model.run("scaled", {{"features", features()}, {"scale", 2.0f}});
+    const xt::xtensor<float, 2> expected = f.sess.run(scaled, tf::feed(x, features()), tf::feed(scale, 2.0f));
+    CHECK(out.at("scaled").as<float>() == xt::xarray<float>(expected));
+  }
+
+  // The session alone moved into another: the servable made before the move runs through it.
+  tf::session<decltype(probs), decltype(classes), decltype(scaled)> first{probs, classes, scaled};
+  first.initialize_all();
+  const sm::servable model(first, serving, scaling);
+  const auto second = std::move(first);
+  CHECK(&model.session() == &second);
+  CHECK(model.run("scaled", {{"features", features()}, {"scale", 1.0f}}).at("scaled").as<float>() ==
+        xt::xarray<float>(second.run(scaled, tf::feed(x, features()), tf::feed(scale, 1.0f))));
 }

@@ -98,7 +98,8 @@ inline std::string join_keys(const std::vector<std::string>& keys) {
 }  // namespace detail
 
 /// `servable(sess, signatures...)`: runs the signatures, and any node by name, through
-/// the const session `sess` (which must outlive it).
+/// the const session `sess`, which must outlive it. It follows `sess` when the session is
+/// moved (session_ref), so a struct holding both may be moved.
 template <class Session, class... Sigs>
 class servable {
   static_assert((is_signature<Sigs>::value && ...),
@@ -108,19 +109,19 @@ class servable {
   using session_type = Session;
   using signatures = mp::mp_list<Sigs...>;
 
-  explicit servable(const Session& sess, Sigs...) : sess_(&sess) {
+  explicit servable(const Session& sess, Sigs...) : sess_(sess.ref()) {
     check_in_graph(mp::mp_list<Sigs...>{});
   }
 
   /// A temporary session would be gone before the servable's first run: a compile error.
   template <class S = Session>
-  explicit servable(const S&&, Sigs...) : sess_(nullptr) {
+  explicit servable(const S&& sess, Sigs...) : sess_(sess.ref()) {
     static_assert(servable_needs_a_session_that_outlives_it<first_signature_name()>::value,
                   "saved_model::servable(sess, signatures...) keeps a reference to sess: make it from a "
                   "named session that outlives the servable, not a temporary");
   }
 
-  const Session& session() const noexcept { return *sess_; }
+  const Session& session() const noexcept { return sess_.get(); }
 
   /// The signatures, described (names, keys, tensor names, dtypes, shapes).
   std::vector<signature_description> signature_descriptions() const {
@@ -186,7 +187,7 @@ class servable {
     }
     std::vector<tensor> out;
     out.reserve(fetched.size());
-    for (const auto* e : fetched) out.push_back(e->fetch(*sess_, feeds));
+    for (const auto* e : fetched) out.push_back(e->fetch(sess_.get(), feeds));
     return out;
   }
 
@@ -310,7 +311,7 @@ class servable {
                                      shape_string<shape_of<N>>() + ")");
       return detail::checked_value<N>(it->second, what);
     };
-    auto values = sess_->run(fetch(typename O::node{}...), feed(typename I::node{}, input(I{}))...);
+    auto values = sess_.get().run(fetch(typename O::node{}...), feed(typename I::node{}, input(I{}))...);
     tensor_map_t out;
     std::size_t k = 0;
     std::apply([&](auto&... v) { ((out.emplace(std::string(O::key.view()), detail::to_tensor(std::move(v))), ++k), ...); },
@@ -318,7 +319,7 @@ class servable {
     return out;
   }
 
-  const Session* sess_;
+  session_ref<Session> sess_;
 };
 
 template <class Session, class... Sigs>

@@ -50,6 +50,27 @@
 
 namespace typeflow {
 
+namespace session_detail {
+/// Where a session is now. Kept on the heap and moved with the session, which writes its new
+/// address into it: a session_ref that reads it follows the session's moves.
+struct session_anchor {
+  const void* where = nullptr;
+};
+}  // namespace session_detail
+
+/// A reference to a session that stays valid when the session is moved (into a struct, a
+/// container, out of a function), for as long as the session, or what it was moved into,
+/// lives. What a servable holds.
+template <class Session>
+class session_ref {
+ public:
+  explicit session_ref(const session_detail::session_anchor& anchor) noexcept : anchor_(&anchor) {}
+  const Session& get() const noexcept { return *static_cast<const Session*>(anchor_->where); }
+
+ private:
+  const session_detail::session_anchor* anchor_;
+};
+
 /// tf.Session. `session sess(roots...)` holds every variable the roots reach.
 template <class... Roots>
 class session {
@@ -79,20 +100,44 @@ class session {
   explicit session(const Given&...)
       : vars_(std::make_unique<var_storage>()),
         resources_(std::make_unique<resource_storage>()),
-        plans_(std::make_unique<session_detail::plan_pools>()) {}
+        plans_(std::make_unique<session_detail::plan_pools>()),
+        anchor_(std::make_unique<session_detail::session_anchor>(this)) {}
 
   explicit session(const Roots&... roots)
       : vars_(std::make_unique<var_storage>()),
         resources_(std::make_unique<resource_storage>()),
-        plans_(std::make_unique<session_detail::plan_pools>()) {
+        plans_(std::make_unique<session_detail::plan_pools>()),
+        anchor_(std::make_unique<session_detail::session_anchor>(this)) {
     if constexpr (!mp::mp_empty<defined_nodes>::value)
       session_detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
   }
 
   session(const session&) = delete;
   session& operator=(const session&) = delete;
-  session(session&&) noexcept = default;
-  session& operator=(session&&) noexcept = default;
+  // A move takes the state, and tells the anchor where the session is now.
+  session(session&& other) noexcept
+      : vars_(std::move(other.vars_)),
+        resources_(std::move(other.resources_)),
+        plans_(std::move(other.plans_)),
+        print_stream_(other.print_stream_),
+        anchor_(std::move(other.anchor_)) {
+    if (anchor_) anchor_->where = this;
+  }
+  session& operator=(session&& other) noexcept {
+    if (this != &other) {
+      vars_ = std::move(other.vars_);
+      resources_ = std::move(other.resources_);
+      plans_ = std::move(other.plans_);
+      print_stream_ = other.print_stream_;
+      anchor_ = std::move(other.anchor_);
+      if (anchor_) anchor_->where = this;
+    }
+    return *this;
+  }
+  ~session() = default;
+
+  /// A reference that follows this session when it is moved (see session_ref).
+  session_ref<session> ref() const noexcept { return session_ref<session>(*anchor_); }
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple; a
   /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
@@ -191,6 +236,7 @@ class session {
   std::unique_ptr<resource_storage> resources_;
   std::unique_ptr<session_detail::plan_pools> plans_;  // the buffers of its plans' runs
   std::ostream* print_stream_ = &std::cerr;
+  std::unique_ptr<session_detail::session_anchor> anchor_;  // where refs find the session
 };
 
 // Each root as given, or every root a rejected_graph naming the name used twice.
