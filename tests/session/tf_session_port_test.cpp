@@ -34,22 +34,25 @@
 // - testIncorrectGraph's ValueError: a typeflow fetch may lie outside the session's roots (its
 //   nodes carry their definitions); only a variable the session does not hold is rejected, at
 //   compile time (compile_fail variable_not_in_session).
-// - testExtendWith*, testGraphDef, testDefaultGraph's graph identity, testUseAfterClose*,
-//   testNotEntered, testAsDefault, testReentry, test*SessionNesting,
+// - testExtendWith*, testGraphDef, testDefaultGraph's graph identity,
+//   testUseAfterCloseConcurrent (a session is closed by a move, in the thread that owns it), testNotEntered, testAsDefault, testReentry, test*SessionNesting,
 //   testMultipleInteractiveSessionsWarning, testOpenAndCloseSession, testErrorBasedOn,
 //   runTestBuildGraphError, testAddFunctionToSession, testRegisterFetchAndFeedConversionFunctions:
 //   graphs built while a session runs, GraphDefs, default sessions and graphs, close(), Defun,
 //   frames and conversion registries. A typeflow graph is a type, complete before the session;
-//   a session has no close() (its destructor frees it, so it cannot be used after). The values
+//   a session has no close(): its destructor frees it, and a moved-from session is closed
+//   (testUseAfterClose, below). The values
 //   of testExtendWithStatelessOperations, testExtendWithStatefulOperations and
 //   testExtendWithGroupBy are ported below.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <thread>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #define BOOST_HANA_CONFIG_ENABLE_STRING_UDL
@@ -474,4 +477,38 @@ TEST_CASE("numerics_test.py's check_numerics in a run: its error, the effects be
                        "InvalidArgument: Cannot feed value of shape [2] for placeholder 'x', which has shape []",
                        tf::invalid_argument_error);
   CHECK(sess.run(count) == 2.0f);
+}
+
+TEST_CASE("SessionTest.testUseAfterClose: a moved-from session is closed; using it throws, and the moved-to one "
+          "runs") {
+  // TensorFlow: sess.run(c) after the with-block closed sess raises RuntimeError "Attempted to
+  // use a closed Session.". A typeflow session is closed by a move: every use of the moved-from
+  // one throws tf::cancelled_error (TensorFlow's C++ DirectSession: Cancelled, "Session has
+  // been closed.").
+  auto c = tf::constant<5.0f>();
+  auto v = tf::variable<"uac_v", float, tf::shape<2>>(tf::init::ones());
+  auto add = tf::assign_add(v, tf::constant<"uac_one">(fixed<float, 2>{1.0f, 1.0f}));
+  tf::session sess(c, add);
+  sess.initialize_all();
+  CHECK(sess.run(c) == 5.0f);
+  auto moved = std::move(sess);
+  const std::string closed = "Cancelled: Attempted to use a closed Session. This session was moved from: use the "
+                             "session it was moved to.";
+  CHECK_THROWS_WITH_AS(sess.run(c), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(sess.run(add), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(sess.run(tf::fetch()), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(std::as_const(sess).run(v), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(sess.initialize_all(), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(sess.is_initialized(v), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS((void)sess.uninitialized_names(), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS(sess.set_random_seed(1), closed.c_str(), tf::cancelled_error);
+  CHECK_THROWS_WITH_AS((void)sess.ref(), closed.c_str(), tf::cancelled_error);
+  // The state moved with it: v is still initialized and the update runs there.
+  CHECK(moved.run(c) == 5.0f);
+  moved.run(add);
+  CHECK(moved.run(v) == fixed<float, 2>{2.0f, 2.0f});
+  // A closed session can be assigned to, and is open again.
+  sess = std::move(moved);
+  CHECK(sess.run(v) == fixed<float, 2>{2.0f, 2.0f});
+  CHECK_THROWS_AS(moved.run(c), tf::cancelled_error);
 }

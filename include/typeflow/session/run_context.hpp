@@ -112,10 +112,11 @@ struct run_context {
     return session_detail::eval(typename plan::template source<N>{}, e);
   }
 
-  /// The storage slot of variable V: `.value` and `.initialized`.
+  /// The storage slot of variable V: `.value` and `.initialized`. (The run has checked
+  /// that its session is open: no check here, in what may be a training loop's body.)
   template <class V>
   auto& slot_of() noexcept {
-    return session.template slot<V>();
+    return session.vars_->template get<V>();
   }
 
   template <class V>

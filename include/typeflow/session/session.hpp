@@ -137,7 +137,7 @@ class session {
   ~session() = default;
 
   /// A reference that follows this session when it is moved (see session_ref).
-  session_ref<session> ref() const noexcept { return session_ref<session>(*anchor_); }
+  session_ref<session> ref() const { return session_ref<session>(*(live(), anchor_)); }
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple; a
   /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
@@ -165,47 +165,47 @@ class session {
 
   /// The slot of variable V (value and initialized flag).
   template <class V>
-  auto& slot() noexcept {
+  auto& slot() {
     static_assert(holds<V>, "the session does not hold this variable");
-    return vars_->template get<V>();
+    return live().template get<V>();
   }
   template <class V>
-  const auto& slot() const noexcept {
-    return vars_->template get<V>();
+  const auto& slot() const {
+    return live().template get<V>();
   }
   template <class V>
-  bool is_initialized(V = {}) const noexcept {
+  bool is_initialized(V = {}) const {
     return slot<V>().initialized;
   }
 
   /// The state of resource R (a dataset iterator's), default-constructed with the session.
   template <class R>
-  auto& resource() noexcept {
+  auto& resource() {
     static_assert(contains_v<resources, R>, "the session does not hold this resource");
-    return resources_->template get<R>();
+    return (live(), *resources_).template get<R>();
   }
   template <class R>
-  const auto& resource() const noexcept {
+  const auto& resource() const {
     static_assert(contains_v<resources, R>, "the session does not hold this resource");
-    return resources_->template get<R>();
+    return (live(), *resources_).template get<R>();
   }
 
   /// tf.set_random_seed: the graph seed that random initializers without a seed of their
   /// own draw from (with the variable's name), from the next initialization on.
-  void set_random_seed(std::uint64_t seed) noexcept { vars_->graph_seed = seed; }
+  void set_random_seed(std::uint64_t seed) { live().graph_seed = seed; }
   /// The graph seed (what random ops without state of their own, like dropout, draw from).
-  std::uint64_t random_seed() const noexcept { return vars_->graph_seed; }
+  std::uint64_t random_seed() const { return live().graph_seed; }
 
   /// Runs every variable's initializer (what running global_variables_initializer does).
-  void initialize_all() { session_detail::initialize_variables(*vars_, variables{}); }
+  void initialize_all() { session_detail::initialize_variables(live(), variables{}); }
   template <class V>
   void initialize() {
     static_assert(holds<V>, "the session does not hold this variable");
-    session_detail::initialize_variable<V>(*vars_);
+    session_detail::initialize_variable<V>(live());
   }
   /// Names of the variables not initialized yet, in graph order.
   std::vector<std::string> uninitialized_names() const {
-    return session_detail::uninitialized_names(*vars_, variables{});
+    return session_detail::uninitialized_names(live(), variables{});
   }
 
  private:
@@ -232,6 +232,13 @@ class session {
   template <class Self, class Fetch, class... Feeds>
   static auto run_impl(Self& self, const Fetch& f, const Feeds&... feeds);
 
+  // The state, or a closed session's error: a moved-from session holds nothing, and using
+  // it is TensorFlow's use of a closed session.
+  var_storage& live() const {
+    if (!vars_) session_detail::throw_closed_session();
+    return *vars_;
+  }
+
   std::unique_ptr<var_storage> vars_;
   std::unique_ptr<resource_storage> resources_;
   std::unique_ptr<session_detail::plan_pools> plans_;  // the buffers of its plans' runs
@@ -249,6 +256,7 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
   // run() has rejected every ill-formed run before this point (session_detail::diagnose_run).
   if constexpr (mp::mp_empty<typename session_detail::fetches_of<Fetch>::type>::value) {
     // An empty fetch runs nothing (TensorFlow's sess.run([])); its feeds are still checked.
+    (void)self.live();
     (session_detail::check_feed_shape(feeds), ...);
     return session_detail::build_fetch_result<Fetch>(std::tuple<>{});
   } else {
@@ -266,8 +274,13 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     (session_detail::check_feed_shape(feeds), ...);
     // One branch for all the flags, the error built out of line: the common path stays
     // short enough for the compiler to keep a training loop's values in registers.
-    if (!session_detail::all_initialized(*self.vars_, checked_vars{}))
-      session_detail::throw_uninitialized(*self.vars_, checked_vars{});
+    // A closed session's flags are read from a state where none is set, so that the one branch
+    // also catches it: its cold path tells the two apart.
+    using state_type = typename std::remove_const_t<Self>::var_storage;
+    if constexpr (mp::mp_empty<checked_vars>::value) (void)self.live();
+    const state_type* flags = self.vars_ ? self.vars_.get() : &session_detail::closed_state<state_type>;
+    if (!session_detail::all_initialized(*flags, checked_vars{}))
+      session_detail::throw_unrunnable(self.vars_.get(), checked_vars{});
 
     using buffers_type = typename ctx_t::buffers_type;
     using plan = typename ctx_t::plan;

@@ -201,4 +201,21 @@ template <class Vars, class... V>
   throw failed_precondition_error("Attempting to use uninitialized value " + name);
 }
 
+/// What a closed session's run reads its variables' flags from: none is set.
+template <class State>
+inline const State closed_state{};
+
+/// A moved-from session (TensorFlow: a closed one) used: run, initialized, read or referred to.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_closed_session() {
+  throw cancelled_error("Attempted to use a closed Session. This session was moved from: use the session it was moved to.");
+}
+
+/// Why a run cannot start: its session is closed (vars is null), or a variable it reads is
+/// not initialized.
+template <class Vars, class... V>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_unrunnable(const Vars* vars, mp::mp_list<V...> read) {
+  if (vars == nullptr) throw_closed_session();
+  throw_uninitialized(*vars, read);
+}
+
 }  // namespace typeflow::session_detail
