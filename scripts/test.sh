@@ -14,6 +14,7 @@
 #                  (the CNN's training), which build/ runs;
 #   5. build-fuzz/ the checkpoint loader, the saved model description reader and the data
 #                  readers under libFuzzer (clang), each for a bounded time.
+# The clang builds run with clang's heap on huge pages (clang_build, scripts/common.sh).
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TYPEFLOW_ROOT"
@@ -45,7 +46,7 @@ echo "=== build-asan/: unit tests under AddressSanitizer and UBSan"
 # behaviour: they run above.
 cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
-cmake --build build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
+clang_build build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 # The MPI tests (label "mpi", 2 ranks each through mpiexec; an anchored label: "mpi" alone
 # matches "compile-fail" too).
@@ -72,7 +73,7 @@ echo "=== build-clang/: the unsanitized unit tests and the examples built with c
 cmake -S . -B build-clang -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_SKIP_SANITIZED_TESTS=ON \
   -DTYPEFLOW_PRECOMPILED_EXAMPLES=ON -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
-cmake --build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
+clang_build build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
 # The examples labelled "long" (the CNN's minutes of training) are built, not run again.
 ctest --test-dir build-clang -L "unit|example" -LE "docs|long" --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
@@ -87,7 +88,7 @@ echo "=== build-fuzz/: the checkpoint loader, the saved model description reader
 # and the data readers (TYPEFLOW_FUZZ_READERS_SECONDS, 30; IDX, .npy, .npz, TFRecord, CSV;
 # tests/fuzz/corpus_readers/) run one after the other on the other.
 cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
-cmake --build build-fuzz -j "$TYPEFLOW_JOBS"
+clang_build build-fuzz -j "$TYPEFLOW_JOBS"
 # fuzz <fuzzer> <name> <corpus> <seconds>: runs build-fuzz/<fuzzer> into
 # build-fuzz/corpus-<name>-new, its output in build-fuzz/fuzz-<name>.log.
 fuzz() {
