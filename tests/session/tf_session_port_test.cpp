@@ -511,4 +511,13 @@ TEST_CASE("SessionTest.testUseAfterClose: a moved-from session is closed; using 
   sess = std::move(moved);
   CHECK(sess.run(v) == fixed<float, 2>{2.0f, 2.0f});
   CHECK_THROWS_AS(moved.run(c), tf::cancelled_error);
+
+  // A state over 4 KB (8 KB of fixed-shape values here) is checked another way (session.hpp,
+  // run_impl): the same error.
+  auto big = tf::variable<"uac_big", float, tf::shape<2048>>(tf::init::ones());
+  tf::session big_sess(big);
+  big_sess.initialize_all();
+  auto big_moved = std::move(big_sess);
+  CHECK_THROWS_WITH_AS(big_sess.run(big), closed.c_str(), tf::cancelled_error);
+  CHECK(big_moved.run(big)(2047) == 1.0f);
 }

@@ -201,6 +201,10 @@ template <class Vars, class... V>
   throw failed_precondition_error("Attempting to use uninitialized value " + name);
 }
 
+/// Whether a closed session's run reads its variables' flags from closed_state<State>: for
+/// states of up to 4 KB, which a static copy costs little.
+template <class State>
+inline constexpr bool has_closed_state = sizeof(State) <= 4096;
 /// What a closed session's run reads its variables' flags from: none is set.
 template <class State>
 inline const State closed_state{};
