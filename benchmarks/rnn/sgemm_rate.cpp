@@ -12,8 +12,14 @@
 // it accumulates) against memset and beta = 1, as typeflow's matmul calls it
 // (ops::detail::gemm): the median microseconds per call of each, interleaved, and their ratio.
 //
+// `batched` asks whether the input's part of the products runs faster as one product over
+// all 50 steps ([3200,64] x [64,384], as cuDNN and PyTorch's CPU GRU compute it) than step by
+// step ([64,64] x [64,384]), and prints the per-step rates of the state's parts
+// ([64,128] x [128,256] and [64,128] x [128,128]) beside them: the median GFLOP/s of each.
+//
 //   bench_rnn_sgemm [REPS [CALLS]]
 //   bench_rnn_sgemm beta [REPS]
+//   bench_rnn_sgemm batched [REPS]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -94,8 +100,34 @@ int beta_comparison(int reps) {
   return 0;
 }
 
+int batched_input(int reps) {
+  const gemm_shape shapes[] = {
+      {"input, per step", CblasNoTrans, CblasNoTrans, 64, 384, 64},
+      {"input, 50 steps at once", CblasNoTrans, CblasNoTrans, 3200, 384, 64},
+      {"state, gates", CblasNoTrans, CblasNoTrans, 64, 256, 128},
+      {"state, candidate", CblasNoTrans, CblasNoTrans, 64, 128, 128},
+  };
+  std::mt19937 rng(7);
+  for (const auto& s : shapes) {
+    operands o(s, rng);
+    const double flops = 2.0 * s.m * s.n * s.k;
+    const int calls = std::max(20, int(4e8 / flops));
+    for (int i = 0; i < calls / 10; ++i) o.call(0.0f);  // warm up
+    std::vector<double> gflops;
+    for (int r = 0; r < reps; ++r) {
+      const double c0 = rnn_bench::cpu_seconds();
+      for (int i = 0; i < calls; ++i) o.call(0.0f);
+      gflops.push_back(flops * calls / (rnn_bench::cpu_seconds() - c0) / 1e9);
+    }
+    std::sort(gflops.begin(), gflops.end());
+    std::printf("%-24s m %4d n %3d k %3d: %6.1f GFLOP/s\n", s.name, s.m, s.n, s.k, gflops[gflops.size() / 2]);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "beta") return beta_comparison(rnn_bench::arg(argc, argv, 2, 7));
+  if (argc > 1 && std::string(argv[1]) == "batched") return batched_input(rnn_bench::arg(argc, argv, 2, 7));
   const int reps = rnn_bench::arg(argc, argv, 1, 7), calls = rnn_bench::arg(argc, argv, 2, 2000);
   std::mt19937 rng(3);
   std::string out = "{\"impl\": \"cblas_sgemm\", \"shapes\": [";
