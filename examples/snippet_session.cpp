@@ -86,8 +86,16 @@ int main() {
 
   // [snippet move]
   static_assert(!std::is_copy_constructible_v<decltype(sess)>);
+  auto ref = trainer.ref();          // follows the session through its moves
   auto moved = std::move(trainer);  // sessions move; variable values move with them
   EXPECT(moved.is_initialized(b));
+  EXPECT(&ref.get() == &moved);
+  try {
+    trainer.run(b);  // moved from: a closed session
+    EXPECT(!"run throws");
+  } catch (const tf::cancelled_error& e) {
+    EXPECT(std::string(e.what()).starts_with("Cancelled: Attempted to use a closed Session."));
+  }
   // [/snippet move]
   return 0;
 }

@@ -137,7 +137,10 @@ class session {
   ~session() = default;
 
   /// A reference that follows this session when it is moved (see session_ref).
-  session_ref<session> ref() const { return session_ref<session>(*(live(), anchor_)); }
+  session_ref<session> ref() const {
+    live();
+    return session_ref<session>(*anchor_);
+  }
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple; a
   /// structure of nodes (session/fetch.hpp) the same structure of values. Feeds are
@@ -182,12 +185,14 @@ class session {
   template <class R>
   auto& resource() {
     static_assert(contains_v<resources, R>, "the session does not hold this resource");
-    return (live(), *resources_).template get<R>();
+    live();
+    return resources_->template get<R>();
   }
   template <class R>
   const auto& resource() const {
     static_assert(contains_v<resources, R>, "the session does not hold this resource");
-    return (live(), *resources_).template get<R>();
+    live();
+    return resources_->template get<R>();
   }
 
   /// tf.set_random_seed: the graph seed that random initializers without a seed of their
