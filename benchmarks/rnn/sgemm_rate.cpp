@@ -65,6 +65,26 @@ const gemm_shape gru128_shapes[] = {
     {"bwd_candidate_dB", CblasTrans, CblasNoTrans, 192, 128, 64},
 };
 
+/// CPU seconds per call of f, over `calls` calls.
+template <class F>
+double seconds_per_call(int calls, F f) {
+  const double c0 = rnn_bench::cpu_seconds();
+  for (int i = 0; i < calls; ++i) f();
+  return (rnn_bench::cpu_seconds() - c0) / calls;
+}
+
+/// The GFLOP/s of shape `s` in each of `reps` runs of `calls` products, after a warm-up,
+/// sorted.
+std::vector<double> gflops_of_runs(const gemm_shape& s, std::mt19937& rng, int reps, int calls) {
+  operands o(s, rng);
+  const double flops = 2.0 * s.m * s.n * s.k;
+  seconds_per_call(std::max(1, calls / 10), [&] { o.call(0.0f); });  // warm up
+  std::vector<double> gflops;
+  for (int r = 0; r < reps; ++r) gflops.push_back(flops / seconds_per_call(calls, [&] { o.call(0.0f); }) / 1e9);
+  std::sort(gflops.begin(), gflops.end());
+  return gflops;
+}
+
 int beta_comparison(int reps) {
   const gemm_shape gru10_shapes[] = {
       {"gru10 fwd_gates", CblasNoTrans, CblasNoTrans, 32, 20, 40},
@@ -78,18 +98,15 @@ int beta_comparison(int reps) {
     const int calls = std::max(200, int(4e8 / (double(s.m) * s.n * s.k)));
     std::vector<double> us[2];
     for (int r = 0; r < reps; ++r)
-      for (int way = 0; way < 2; ++way) {  // interleaved: both ways see the same machine
-        const double c0 = rnn_bench::cpu_seconds();
-        for (int i = 0; i < calls; ++i) {
-          if (way == 0) {
-            o.call(0.0f);
-          } else {
-            std::memset(o.c.data(), 0, o.c.size() * sizeof(float));
-            o.call(1.0f);
-          }
-        }
-        us[way].push_back((rnn_bench::cpu_seconds() - c0) / calls * 1e6);
-      }
+      for (int way = 0; way < 2; ++way)  // interleaved: both ways see the same machine
+        us[way].push_back(1e6 * seconds_per_call(calls, [&] {
+                            if (way == 0) {
+                              o.call(0.0f);
+                            } else {
+                              std::memset(o.c.data(), 0, o.c.size() * sizeof(float));
+                              o.call(1.0f);
+                            }
+                          }));
     for (auto& v : us) std::sort(v.begin(), v.end());
     const double b0 = us[0][us[0].size() / 2], b1 = us[1][us[1].size() / 2];
     std::printf("%-22s m %3d n %3d k %3d: beta = 0 %8.3f us, memset + beta = 1 %8.3f us, ratio %.2fx\n", s.name, s.m,
@@ -109,17 +126,8 @@ int batched_input(int reps) {
   };
   std::mt19937 rng(7);
   for (const auto& s : shapes) {
-    operands o(s, rng);
-    const double flops = 2.0 * s.m * s.n * s.k;
-    const int calls = std::max(20, int(4e8 / flops));
-    for (int i = 0; i < calls / 10; ++i) o.call(0.0f);  // warm up
-    std::vector<double> gflops;
-    for (int r = 0; r < reps; ++r) {
-      const double c0 = rnn_bench::cpu_seconds();
-      for (int i = 0; i < calls; ++i) o.call(0.0f);
-      gflops.push_back(flops * calls / (rnn_bench::cpu_seconds() - c0) / 1e9);
-    }
-    std::sort(gflops.begin(), gflops.end());
+    const int calls = std::max(20, int(2e8 / (double(s.m) * s.n * s.k)));
+    const auto gflops = gflops_of_runs(s, rng, reps, calls);
     std::printf("%-24s m %4d n %3d k %3d: %6.1f GFLOP/s\n", s.name, s.m, s.n, s.k, gflops[gflops.size() / 2]);
   }
   return 0;
@@ -133,17 +141,8 @@ int main(int argc, char** argv) {
   std::string out = "{\"impl\": \"cblas_sgemm\", \"shapes\": [";
   bool first = true;
   for (const auto& s : gru128_shapes) {
-    operands o(s, rng);
-    auto call = [&] { o.call(0.0f); };
-    for (int i = 0; i < calls / 10; ++i) call();  // warm up
-    std::vector<double> gflops;
+    const auto gflops = gflops_of_runs(s, rng, reps, calls);
     const double flops = 2.0 * s.m * s.n * s.k;
-    for (int r = 0; r < reps; ++r) {
-      const double c0 = rnn_bench::cpu_seconds();
-      for (int i = 0; i < calls; ++i) call();
-      gflops.push_back(flops * calls / (rnn_bench::cpu_seconds() - c0) / 1e9);
-    }
-    std::sort(gflops.begin(), gflops.end());
     char buf[256];
     std::snprintf(buf, sizeof buf,
                   "%s{\"name\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"flops\": %.0f, \"gflops_median\": %.3f, "
