@@ -13,13 +13,35 @@ configure_main_build() {
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "$@"
 }
 
-# clang_build <cmake --build arguments>: a build whose compiler is clang, with its heap on
-# transparent huge pages. clang takes its memory from malloc, and glibc's tunable
-# glibc.malloc.hugetlb=1 makes malloc ask the kernel for huge pages (madvise), which it gives
-# where its THP mode is "madvise", as on CI's machines: a sixth of the page faults and 10-17%
-# less compile time per test (benchmarks/RESULTS.md, "CI time: clang's heap on huge pages").
-# Nothing changes where the mode is "always" or "never". g++ maps its collector's pages
-# itself, and gains nothing from it.
-clang_build() {
-  GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" cmake --build "$@"
+# build_on_huge_pages <cmake --build arguments>: a build whose compilers take their memory in
+# transparent huge pages. A compile here spends 10-25% of its time in page faults, one per
+# 4 KB page it touches, and where the kernel's THP mode is "madvise", as on CI's machines,
+# memory gets huge pages only if it asks. glibc's tunable glibc.malloc.hugetlb=1 has malloc
+# ask, which is all clang needs (a sixth of the page faults, 10-17% less compile time per
+# test: benchmarks/RESULTS.md, "CI time: clang's heap on huge pages"); g++ maps its
+# collector's pages itself, and scripts/hugepages.c, preloaded, asks for those ("CI time:
+# g++'s collector on huge pages"). Nothing changes where the mode is "always" or "never".
+# For builds only: the tests run without it (ASan wants its runtime loaded first).
+build_on_huge_pages() {
+  local preload
+  preload=$(huge_pages_preload)
+  GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" \
+    LD_PRELOAD="${preload}${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" cmake --build "$@"
+}
+
+# huge_pages_preload: prints the path of scripts/hugepages.c built as a shared library
+# (build-hugepages/), building it when it is missing or older than its source; prints
+# nothing, with a warning, when it cannot be built (the build then runs without it).
+huge_pages_preload() {
+  local source="$TYPEFLOW_ROOT/scripts/hugepages.c"
+  local library="$TYPEFLOW_ROOT/build-hugepages/libtypeflow_hugepages.so"
+  if [ ! -f "$library" ] || [ "$source" -nt "$library" ]; then
+    mkdir -p "$(dirname "$library")"
+    if ! cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$library" "$source" -ldl >&2; then
+      echo "warning: scripts/hugepages.c did not build; compiling without it" >&2
+      rm -f "$library"
+      return 0
+    fi
+  fi
+  echo "$library"
 }
