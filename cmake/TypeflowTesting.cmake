@@ -37,7 +37,9 @@
 # TYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS (cache, OFF): this build compiles at -O0 the
 # unit tests that the sanitizer build leaves out, since build-clang/ compiles those at -O2;
 # a folder keeps some optimized by listing them in TYPEFLOW_OPTIMIZED_TESTS. CI sets it for
-# build/ (g++): g++ spends half of a test's compile time optimizing, and every unit test is
+# build/ (g++): at -O2, g++ spent half of one test's compile optimizing (extremum_gradient);
+# at -O1 the optimizer's share is within the machine's noise for the tests measured since
+# (benchmarks/RESULTS.md, "CI time: g++'s collector on huge pages"). Every unit test is
 # still built once optimized (g++ in build/ or clang in build-clang/) and once unoptimized
 # (clang under the sanitizers in build-asan/, or g++ here).
 #
