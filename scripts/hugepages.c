@@ -1,12 +1,13 @@
-/* scripts/hugepages.c — loaded into the compilers of a CI build (LD_PRELOAD, scripts/common.sh,
- * build_on_huge_pages): each anonymous mapping of 2 MiB or more that the process makes is
+/* scripts/hugepages.c — loaded into g++ in CI's builds (LD_PRELOAD, scripts/common.sh,
+ * build_on_huge_pages gcc): each anonymous mapping of 2 MiB or more that the process makes is
  * advised to the kernel as wanting transparent huge pages.
  *
  * Why. Where the kernel's THP mode is "madvise", as on CI's machines, memory gets huge pages
  * only if it asks, and a compile here spends 10-25% of its time in page faults, one for each
  * 4 KiB page it touches. glibc's tunable glibc.malloc.hugetlb=1 makes malloc ask, which is all
- * clang needs; g++ maps its garbage collector's pages itself, 2 MiB at a time, and only this
- * asks for those (benchmarks/RESULTS.md, "CI time: g++'s collector on huge pages").
+ * clang needs (this changes nothing in its page faults); g++ maps its garbage collector's pages
+ * itself, 2 MiB at a time, and only this asks for those (benchmarks/RESULTS.md, "CI time:
+ * g++'s collector on huge pages").
  *
  * Nothing else changes: the mapping is the one the process asked for, and a refused advice
  * (another mode, an older kernel) is ignored. Not for sanitized programs: ASan wants its

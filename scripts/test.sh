@@ -37,7 +37,7 @@ echo "=== build/: the full test suite, g++"
 # others), and so is the seq2seq copy example; the other examples at -O2.
 configure_main_build -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
   -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
-build_on_huge_pages build -j "$TYPEFLOW_JOBS"
+build_on_huge_pages gcc build -j "$TYPEFLOW_JOBS"
 ctest --test-dir build --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 echo "=== build-asan/: unit tests under AddressSanitizer and UBSan"
@@ -47,7 +47,7 @@ echo "=== build-asan/: unit tests under AddressSanitizer and UBSan"
 # behaviour: they run above.
 cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
-build_on_huge_pages build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
+build_on_huge_pages clang build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 # The MPI tests (label "mpi", 2 ranks each through mpiexec; an anchored label: "mpi" alone
 # matches "compile-fail" too).
@@ -61,7 +61,7 @@ echo "=== build-tsan/: thread tests under ThreadSanitizer"
 cmake -S . -B build-tsan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
   -DTYPEFLOW_SANITIZE_THREAD=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF \
   -DTYPEFLOW_BUILD_TOOLS=OFF
-build_on_huge_pages build-tsan -j "$TYPEFLOW_JOBS" --target typeflow_thread_tests
+build_on_huge_pages gcc build-tsan -j "$TYPEFLOW_JOBS" --target typeflow_thread_tests
 ctest --test-dir build-tsan -L threads --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 echo "=== build-clang/: the unsanitized unit tests and the examples built with clang 19"
@@ -74,7 +74,7 @@ echo "=== build-clang/: the unsanitized unit tests and the examples built with c
 cmake -S . -B build-clang -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_SKIP_SANITIZED_TESTS=ON \
   -DTYPEFLOW_PRECOMPILED_EXAMPLES=ON -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
-build_on_huge_pages build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
+build_on_huge_pages clang build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
 # The examples labelled "long" (the CNN's minutes of training) are built, not run again.
 ctest --test-dir build-clang -L "unit|example" -LE "docs|long" --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
@@ -89,7 +89,7 @@ echo "=== build-fuzz/: the checkpoint loader, the saved model description reader
 # and the data readers (TYPEFLOW_FUZZ_READERS_SECONDS, 30; IDX, .npy, .npz, TFRecord, CSV;
 # tests/fuzz/corpus_readers/) run one after the other on the other.
 cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
-build_on_huge_pages build-fuzz -j "$TYPEFLOW_JOBS"
+build_on_huge_pages clang build-fuzz -j "$TYPEFLOW_JOBS"
 # fuzz <fuzzer> <name> <corpus> <seconds>: runs build-fuzz/<fuzzer> into
 # build-fuzz/corpus-<name>-new, its output in build-fuzz/fuzz-<name>.log.
 fuzz() {
