@@ -99,7 +99,8 @@ inline std::string join_keys(const std::vector<std::string>& keys) {
 
 /// `servable(sess, signatures...)`: runs the signatures, and any node by name, through
 /// the const session `sess`, which must outlive it. It follows `sess` when the session is
-/// moved (session_ref), so a struct holding both may be moved.
+/// moved (session_ref), so a struct holding both may be moved; once the session is destroyed
+/// or assigned over, its runs throw cancelled_error.
 template <class Session, class... Sigs>
 class servable {
   static_assert((is_signature<Sigs>::value && ...),
@@ -121,7 +122,7 @@ class servable {
                   "named session that outlives the servable, not a temporary");
   }
 
-  const Session& session() const noexcept { return sess_.get(); }
+  const Session& session() const { return sess_.get(); }
 
   /// The signatures, described (names, keys, tensor names, dtypes, shapes).
   std::vector<signature_description> signature_descriptions() const {

@@ -52,23 +52,33 @@ namespace typeflow {
 
 namespace session_detail {
 /// Where a session is now. Kept on the heap and moved with the session, which writes its new
-/// address into it: a session_ref that reads it follows the session's moves.
+/// address into it: a session_ref that reads it follows the session's moves. Shared with the
+/// refs, so that it outlives the session: a destroyed session, or one assigned over, leaves
+/// it pointing nowhere.
 struct session_anchor {
   const void* where = nullptr;
 };
 }  // namespace session_detail
 
 /// A reference to a session that stays valid when the session is moved (into a struct, a
-/// container, out of a function), for as long as the session, or what it was moved into,
-/// lives. What a servable holds.
+/// container, out of a function). What a servable holds. Once the session, or what it was
+/// moved into, is destroyed or assigned over, get() throws cancelled_error (TensorFlow's use
+/// of a closed session) instead of reading freed memory.
 template <class Session>
 class session_ref {
  public:
-  explicit session_ref(const session_detail::session_anchor& anchor) noexcept : anchor_(&anchor) {}
-  const Session& get() const noexcept { return *static_cast<const Session*>(anchor_->where); }
+  explicit session_ref(std::shared_ptr<const session_detail::session_anchor> anchor) noexcept
+      : anchor_(std::move(anchor)) {}
+  // Copied, never emptied: a moved-from ref (in a moved-from servable) still finds the session.
+  session_ref(const session_ref&) = default;
+  session_ref& operator=(const session_ref&) = default;
+  const Session& get() const {
+    if (anchor_->where == nullptr) session_detail::throw_session_gone();
+    return *static_cast<const Session*>(anchor_->where);
+  }
 
  private:
-  const session_detail::session_anchor* anchor_;
+  std::shared_ptr<const session_detail::session_anchor> anchor_;
 };
 
 /// tf.Session. `session sess(roots...)` holds every variable the roots reach.
@@ -101,13 +111,13 @@ class session {
       : vars_(std::make_unique<var_storage>()),
         resources_(std::make_unique<resource_storage>()),
         plans_(std::make_unique<session_detail::plan_pools>()),
-        anchor_(std::make_unique<session_detail::session_anchor>(this)) {}
+        anchor_(std::make_shared<session_detail::session_anchor>(this)) {}
 
   explicit session(const Roots&... roots)
       : vars_(std::make_unique<var_storage>()),
         resources_(std::make_unique<resource_storage>()),
         plans_(std::make_unique<session_detail::plan_pools>()),
-        anchor_(std::make_unique<session_detail::session_anchor>(this)) {
+        anchor_(std::make_shared<session_detail::session_anchor>(this)) {
     if constexpr (!mp::mp_empty<defined_nodes>::value)
       session_detail::take_root_definitions(vars_->defs, defined_nodes{}, roots...);
   }
@@ -125,6 +135,7 @@ class session {
   }
   session& operator=(session&& other) noexcept {
     if (this != &other) {
+      if (anchor_) anchor_->where = nullptr;  // this session's state goes: its refs are closed
       vars_ = std::move(other.vars_);
       resources_ = std::move(other.resources_);
       plans_ = std::move(other.plans_);
@@ -134,12 +145,14 @@ class session {
     }
     return *this;
   }
-  ~session() = default;
+  ~session() {
+    if (anchor_) anchor_->where = nullptr;
+  }
 
   /// A reference that follows this session when it is moved (see session_ref).
   session_ref<session> ref() const {
     live();
-    return session_ref<session>(*anchor_);
+    return session_ref<session>(anchor_);
   }
 
   /// `run(y, feed(x, value)...)` returns y's value; `run(fetch(a, b), ...)` a tuple; a
@@ -248,7 +261,7 @@ class session {
   std::unique_ptr<resource_storage> resources_;
   std::unique_ptr<session_detail::plan_pools> plans_;  // the buffers of its plans' runs
   std::ostream* print_stream_ = &std::cerr;
-  std::unique_ptr<session_detail::session_anchor> anchor_;  // where refs find the session
+  std::shared_ptr<session_detail::session_anchor> anchor_;  // where refs find the session
 };
 
 // Each root as given, or every root a rejected_graph naming the name used twice.

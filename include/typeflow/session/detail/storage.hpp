@@ -214,6 +214,13 @@ inline const State closed_state{};
   throw cancelled_error("Attempted to use a closed Session. This session was moved from: use the session it was moved to.");
 }
 
+/// A session_ref's session is gone: destroyed, or assigned over.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_session_gone() {
+  throw cancelled_error(
+      "Attempted to use a closed Session. The session this refers to was destroyed, or another session was assigned "
+      "over it.");
+}
+
 /// Why a run cannot start: its session is closed (vars is null), or a variable it reads is
 /// not initialized.
 template <class Vars, class... V>
