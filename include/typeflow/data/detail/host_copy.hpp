@@ -36,8 +36,9 @@ xt::xarray<T> host_copy(const E& v) {
     bool at_start = true;  // a view's data() is its underlying container's first element
     if constexpr (requires { v.data_offset(); }) at_start = v.data_offset() == 0;
     if (at_start && v.is_contiguous() && v.layout() == xt::layout_type::row_major) {
-      typename xt::xarray<T>::shape_type shape(v.shape().begin(), v.shape().end());
-      auto a = xt::xarray<T>::from_shape(shape);  // not value-initialized: overwritten below
+      // The shape goes to from_shape as it is: a copy of an xt::svector made here first, once
+      // inlined, drew g++ 12's -Wmaybe-uninitialized (a false positive) at -O1.
+      auto a = xt::xarray<T>::from_shape(v.shape());  // not value-initialized: overwritten below
       prefer_huge_pages(a.data(), a.size() * sizeof(T));
       std::copy(v.data(), v.data() + a.size(), a.data());
       return a;
