@@ -22,18 +22,34 @@ configure_main_build() {
 # huge pages"). g++ maps its collector's pages itself: for gcc, scripts/hugepages.c is
 # preloaded too and asks for those (a tenth to a quarter of the page faults, 10-20% less
 # CPU: "CI time: g++'s collector on huge pages"); it does nothing for clang's faults, and is
-# left out there. Nothing changes where the mode is "always" or "never". For builds only:
-# the tests run without it (ASan wants its runtime loaded first).
+# left out there. Nothing changes where the mode is "always" or "never". For builds, and for
+# the tests that run the compiler themselves (TYPEFLOW_COMPILER_TEST_ENVIRONMENT): the other
+# tests run without it (ASan wants its runtime loaded first).
 build_on_huge_pages() {
-  local compiler=$1 preload=""
+  local compiler=$1 entries
   shift
+  entries=$(huge_pages_environment "$compiler") || return
+  (
+    while IFS= read -r entry; do export "${entry?}"; done <<<"${entries//;/$'\n'}"
+    cmake --build "$@"
+  )
+}
+
+# huge_pages_environment <gcc|clang>: the environment of build_on_huge_pages, as the
+# VAR=value;VAR=value list that CMake's ENVIRONMENT test property takes; each value extends
+# the variable's value in this environment.
+huge_pages_environment() {
+  local compiler=$1 preload=""
   case "$compiler" in
     gcc) preload=$(huge_pages_preload) ;;
     clang) ;;
-    *) echo "build_on_huge_pages: the first argument is gcc or clang, not '$compiler'" >&2; return 2 ;;
+    *) echo "huge_pages_environment: the argument is gcc or clang, not '$compiler'" >&2; return 2 ;;
   esac
-  GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1" \
-    LD_PRELOAD="${preload}${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}" cmake --build "$@"
+  local entries="GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"
+  if [ -n "$preload" ] || [ -n "${LD_PRELOAD:-}" ]; then
+    entries+=";LD_PRELOAD=${preload}${LD_PRELOAD:+${preload:+:}$LD_PRELOAD}"
+  fi
+  echo "$entries"
 }
 
 # huge_pages_preload: prints the path of scripts/hugepages.c built as a shared library

@@ -14,7 +14,8 @@
 #                  (the CNN's training), which build/ runs;
 #   5. build-fuzz/ the checkpoint loader, the saved model description reader and the data
 #                  readers under libFuzzer (clang), each for a bounded time.
-# The compilers run with their memory on huge pages (build_on_huge_pages, scripts/common.sh).
+# The compilers run with their memory on huge pages (build_on_huge_pages, scripts/common.sh),
+# in the builds and in build/'s tests that compile.
 # Installs missing Debian packages first. Set TYPEFLOW_JOBS to change the parallelism (2).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TYPEFLOW_ROOT"
@@ -35,8 +36,10 @@ echo "=== build/: the full test suite, g++"
 # The tests it optimizes are compiled at -O1 (TYPEFLOW_LIGHTLY_OPTIMIZED_TESTS: 10-25% less
 # compile time than -O2; up to a third less for some unrolled seq2seq graphs, nothing for
 # others), and so is the seq2seq copy example; the other examples at -O2.
+# The compile-fail cases and the consumer projects run g++ under ctest: they take the builds'
+# huge pages too (TYPEFLOW_COMPILER_TEST_ENVIRONMENT).
 configure_main_build -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
-  -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
+  -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON "-DTYPEFLOW_COMPILER_TEST_ENVIRONMENT=$(huge_pages_environment gcc)"
 build_on_huge_pages gcc build -j "$TYPEFLOW_JOBS"
 ctest --test-dir build --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
