@@ -92,13 +92,25 @@ function(typeflow_configure_target target)
 endfunction()
 
 # Environment for running sanitized programs: a report stops the test with a stack trace.
+# The trace names its functions only through llvm-symbolizer, which clang 19's runtime does
+# not find on Debian unless told where it is (its frames are then bare addresses):
+# ASAN_SYMBOLIZER_PATH and UBSAN_SYMBOLIZER_PATH point it at the one found here.
 # Under ThreadSanitizer, OpenBLAS computes in the calling thread: it is not instrumented,
 # and its worker threads hand buffers over by synchronization the tool cannot see (false
 # reports), while the accesses that matter are typeflow's, in the callers' threads.
+if(TYPEFLOW_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  string(REGEX MATCH "^[0-9]+" typeflow_clang_major "${CMAKE_CXX_COMPILER_VERSION}")
+  find_program(TYPEFLOW_LLVM_SYMBOLIZER NAMES llvm-symbolizer-${typeflow_clang_major} llvm-symbolizer
+               DOC "llvm-symbolizer, for the sanitized tests' stack traces")
+endif()
 function(typeflow_set_test_environment test)
   if(TYPEFLOW_SANITIZE)
     set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
       "ASAN_OPTIONS=detect_leaks=1" "UBSAN_OPTIONS=print_stacktrace=1")
+    if(TYPEFLOW_LLVM_SYMBOLIZER)
+      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+        "ASAN_SYMBOLIZER_PATH=${TYPEFLOW_LLVM_SYMBOLIZER}" "UBSAN_SYMBOLIZER_PATH=${TYPEFLOW_LLVM_SYMBOLIZER}")
+    endif()
   elseif(TYPEFLOW_SANITIZE_THREAD)
     set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
       "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1" "OPENBLAS_NUM_THREADS=1")

@@ -45,10 +45,13 @@ ctest --test-dir build --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
 
 echo "=== build-asan/: unit tests under AddressSanitizer and UBSan"
 # -O0: the sanitizers see every access (nothing optimized away), and the tests compile in
-# two thirds of -O1's time while they run in seconds; -g1 gives line numbers in the
-# reports. The consumer, compile-fail and header tests check the build, not run-time
-# behaviour: they run above.
-cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g1" \
+# two thirds of -O1's time while they run in seconds. No debug information: line tables
+# (-g1) cost 8-21% of a sanitized test's compile (benchmarks/RESULTS.md, "Debug builds").
+# UBSan's reports still give the file and line (they are compiled into its checks), and
+# ASan's stacks name each function; for ASan's lines, rebuild the test with
+# -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1". The consumer, compile-fail and header tests check the
+# build, not run-time behaviour: they run above.
+cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0" \
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 build_on_huge_pages clang build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
