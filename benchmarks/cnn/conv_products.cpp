@@ -18,12 +18,22 @@
 // Prints, per form, the products' milliseconds per training step (the median of REPS runs)
 // and their GFLOP/s.
 //
+// `forward` times the second convolution's whole forward pass both ways, transforms
+// included: im2col and its product, against F(4x4, 3x3)'s input transform, 36 products and
+// output transform (loops over the channels, the 1-D transforms written out, no intrinsics;
+// the filter's transform a plain loop, timed apart); and prints
+// each one's largest error against the same convolution computed directly in double.
+//
 //   bench_cnn_conv_products [REPS]
+//   bench_cnn_conv_products forward [REPS]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <cmath>
+#include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cblas.h>
@@ -73,9 +83,220 @@ double step_milliseconds(std::vector<operands>& ops) {
   return 1e3 * (cpu_seconds() - c0);
 }
 
+
+// --- the second convolution's forward pass, im2col against Winograd F(4x4, 3x3) -------------
+constexpr int batch = 32, side = 14, in_ch = 32, out_ch = 64;
+constexpr int tiles_per_side = 4, tiles = batch * tiles_per_side * tiles_per_side;  // 512
+
+/// x [batch, side, side, in_ch] and w [3, 3, in_ch, out_ch] (HWIO), NHWC as typeflow's.
+struct conv_data {
+  std::vector<float> x, w;
+  explicit conv_data(std::mt19937& rng)
+      : x(std::size_t(batch) * side * side * in_ch), w(std::size_t(9) * in_ch * out_ch) {
+    std::normal_distribution<float> n(0.0f, 1.0f);
+    for (auto& v : x) v = n(rng);
+    for (auto& v : w) v = n(rng) * 0.06f;
+  }
+  float at(int b, int i, int j, int c) const {
+    if (i < 0 || j < 0 || i >= side || j >= side) return 0.0f;
+    return x[((std::size_t(b) * side + i) * side + j) * in_ch + c];
+  }
+};
+
+/// The reference: the convolution in double, [batch, side, side, out_ch].
+std::vector<double> direct(const conv_data& d) {
+  std::vector<double> y(std::size_t(batch) * side * side * out_ch, 0.0);
+  for (int b = 0; b < batch; ++b)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j)
+        for (int r = 0; r < 3; ++r)
+          for (int s = 0; s < 3; ++s)
+            for (int c = 0; c < in_ch; ++c) {
+              const double v = d.at(b, i + r - 1, j + s - 1, c);
+              if (v == 0.0) continue;
+              const float* wk = &d.w[((std::size_t(r) * 3 + s) * in_ch + c) * out_ch];
+              double* yo = &y[((std::size_t(b) * side + i) * side + j) * out_ch];
+              for (int k = 0; k < out_ch; ++k) yo[k] += v * wk[k];
+            }
+  return y;
+}
+
+/// im2col: columns [batch*side*side, 9*in_ch], then one product with w as [9*in_ch, out_ch].
+void im2col_forward(const conv_data& d, std::vector<float>& cols, std::vector<float>& y) {
+  for (int b = 0; b < batch; ++b)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) {
+        float* row = &cols[((std::size_t(b) * side + i) * side + j) * 9 * in_ch];
+        for (int r = 0; r < 3; ++r)
+          for (int s = 0; s < 3; ++s) {
+            const int ii = i + r - 1, jj = j + s - 1;
+            float* dst = row + (r * 3 + s) * in_ch;
+            if (ii < 0 || jj < 0 || ii >= side || jj >= side)
+              std::memset(dst, 0, sizeof(float) * in_ch);
+            else
+              std::memcpy(dst, &d.x[((std::size_t(b) * side + ii) * side + jj) * in_ch], sizeof(float) * in_ch);
+          }
+      }
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch * side * side, out_ch, 9 * in_ch, 1.0f, cols.data(),
+              9 * in_ch, d.w.data(), out_ch, 0.0f, y.data(), out_ch);
+}
+
+// F(4x4, 3x3) (Lavin and Gray): Y = A^T [(G g G^T) . (B^T d B)] A over 6x6 input tiles.
+// B^T's rows are written out in winograd_forward's input transform, A^T's in its output
+// transform: B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0;
+// 0 4 0 -5 0 1], A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1].
+constexpr float g6[6][3] = {{1.0f / 4, 0, 0},
+                            {-1.0f / 6, -1.0f / 6, -1.0f / 6},
+                            {-1.0f / 6, 1.0f / 6, -1.0f / 6},
+                            {1.0f / 24, 1.0f / 12, 1.0f / 6},
+                            {1.0f / 24, -1.0f / 12, 1.0f / 6},
+                            {0, 0, 1}};
+
+/// The filter's transform, U [36][in_ch][out_ch]: once per step, as the filter changes.
+void winograd_filter(const conv_data& d, std::vector<float>& u) {
+  for (int c = 0; c < in_ch; ++c)
+    for (int k = 0; k < out_ch; ++k) {
+      float g[3][3], t[6][3];
+      for (int r = 0; r < 3; ++r)
+        for (int s = 0; s < 3; ++s) g[r][s] = d.w[((std::size_t(r) * 3 + s) * in_ch + c) * out_ch + k];
+      for (int a = 0; a < 6; ++a)
+        for (int s = 0; s < 3; ++s) t[a][s] = g6[a][0] * g[0][s] + g6[a][1] * g[1][s] + g6[a][2] * g[2][s];
+      for (int a = 0; a < 6; ++a)
+        for (int e = 0; e < 6; ++e)
+          u[((std::size_t(a) * 6 + e) * in_ch + c) * out_ch + k] =
+              t[a][0] * g6[e][0] + t[a][1] * g6[e][1] + t[a][2] * g6[e][2];
+    }
+}
+
+/// Input transform into V [36][tiles][in_ch], 36 products into M [36][tiles][out_ch], output
+/// transform into y [batch, side, side, out_ch].
+void winograd_forward(const conv_data& d, const std::vector<float>& u, std::vector<float>& v, std::vector<float>& m,
+                      std::vector<float>& y) {
+  for (int b = 0; b < batch; ++b)
+    for (int ty = 0; ty < tiles_per_side; ++ty)
+      for (int tx = 0; tx < tiles_per_side; ++tx) {
+        const int t = (b * tiles_per_side + ty) * tiles_per_side + tx;
+        float tile[6][6][in_ch], tmp[6][6][in_ch];
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j) {
+            const int ii = 4 * ty - 1 + i, jj = 4 * tx - 1 + j;
+            if (ii < 0 || jj < 0 || ii >= side || jj >= side)
+              std::memset(tile[i][j], 0, sizeof tile[i][j]);
+            else
+              std::memcpy(tile[i][j], &d.x[((std::size_t(b) * side + ii) * side + jj) * in_ch], sizeof tile[i][j]);
+          }
+        // tmp = B^T tile, then V = tmp B, each 1-D transform written out from B^T's rows.
+        for (int j = 0; j < 6; ++j)
+          for (int c = 0; c < in_ch; ++c) {
+            const float d0 = tile[0][j][c], d1 = tile[1][j][c], d2 = tile[2][j][c], d3 = tile[3][j][c],
+                        d4 = tile[4][j][c], d5 = tile[5][j][c];
+            tmp[0][j][c] = 4 * d0 - 5 * d2 + d4;
+            tmp[1][j][c] = -4 * (d1 + d2) + d3 + d4;
+            tmp[2][j][c] = 4 * (d1 - d2) - d3 + d4;
+            tmp[3][j][c] = 2 * (d3 - d1) - d2 + d4;
+            tmp[4][j][c] = 2 * (d1 - d3) - d2 + d4;
+            tmp[5][j][c] = 4 * d1 - 5 * d3 + d5;
+          }
+        for (int a = 0; a < 6; ++a) {
+          float* dst[6];
+          for (int e = 0; e < 6; ++e) dst[e] = &v[((std::size_t(a) * 6 + e) * tiles + t) * in_ch];
+          for (int c = 0; c < in_ch; ++c) {
+            const float d0 = tmp[a][0][c], d1 = tmp[a][1][c], d2 = tmp[a][2][c], d3 = tmp[a][3][c],
+                        d4 = tmp[a][4][c], d5 = tmp[a][5][c];
+            dst[0][c] = 4 * d0 - 5 * d2 + d4;
+            dst[1][c] = -4 * (d1 + d2) + d3 + d4;
+            dst[2][c] = 4 * (d1 - d2) - d3 + d4;
+            dst[3][c] = 2 * (d3 - d1) - d2 + d4;
+            dst[4][c] = 2 * (d1 - d3) - d2 + d4;
+            dst[5][c] = 4 * d1 - 5 * d3 + d5;
+          }
+        }
+      }
+  for (int e = 0; e < 36; ++e)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, tiles, out_ch, in_ch, 1.0f,
+                &v[std::size_t(e) * tiles * in_ch], in_ch, &u[std::size_t(e) * in_ch * out_ch], out_ch, 0.0f,
+                &m[std::size_t(e) * tiles * out_ch], out_ch);
+  for (int b = 0; b < batch; ++b)
+    for (int ty = 0; ty < tiles_per_side; ++ty)
+      for (int tx = 0; tx < tiles_per_side; ++tx) {
+        const int t = (b * tiles_per_side + ty) * tiles_per_side + tx;
+        float tmp[4][6][out_ch];
+        // tmp = A^T M, then y = tmp A, each 1-D transform written out from A^T's rows.
+        for (int e = 0; e < 6; ++e) {
+          const float* src[6];
+          for (int i = 0; i < 6; ++i) src[i] = &m[((std::size_t(i) * 6 + e) * tiles + t) * out_ch];
+          for (int k = 0; k < out_ch; ++k) {
+            const float m0 = src[0][k], m1 = src[1][k], m2 = src[2][k], m3 = src[3][k], m4 = src[4][k],
+                        m5 = src[5][k];
+            const float p12 = m1 + m2, n12 = m1 - m2, p34 = m3 + m4, n34 = m3 - m4;
+            tmp[0][e][k] = m0 + p12 + p34;
+            tmp[1][e][k] = n12 + 2 * n34;
+            tmp[2][e][k] = p12 + 4 * p34;
+            tmp[3][e][k] = n12 + 8 * n34 + m5;
+          }
+        }
+        for (int a = 0; a < 4; ++a) {
+          const int i = 4 * ty + a;
+          if (i >= side) continue;
+          float out[4][out_ch];
+          for (int k = 0; k < out_ch; ++k) {
+            const float m0 = tmp[a][0][k], m1 = tmp[a][1][k], m2 = tmp[a][2][k], m3 = tmp[a][3][k],
+                        m4 = tmp[a][4][k], m5 = tmp[a][5][k];
+            const float p12 = m1 + m2, n12 = m1 - m2, p34 = m3 + m4, n34 = m3 - m4;
+            out[0][k] = m0 + p12 + p34;
+            out[1][k] = n12 + 2 * n34;
+            out[2][k] = p12 + 4 * p34;
+            out[3][k] = n12 + 8 * n34 + m5;
+          }
+          for (int q = 0; q < 4; ++q) {
+            const int j = 4 * tx + q;
+            if (j < side) std::memcpy(&y[((std::size_t(b) * side + i) * side + j) * out_ch], out[q], sizeof out[q]);
+          }
+        }
+      }
+}
+
+double largest_error(const std::vector<float>& y, const std::vector<double>& ref) {
+  double worst = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::abs(double(y[i]) - ref[i]));
+  return worst;
+}
+
+int forward(int reps) {
+  std::mt19937 rng(13);
+  const conv_data d(rng);
+  const std::vector<double> ref = direct(d);
+  double scale = 0;
+  for (double r : ref) scale = std::max(scale, std::abs(r));
+  std::vector<float> cols(std::size_t(batch) * side * side * 9 * in_ch), y1(ref.size()), y2(ref.size());
+  std::vector<float> u(std::size_t(36) * in_ch * out_ch), v(std::size_t(36) * tiles * in_ch),
+      m(std::size_t(36) * tiles * out_ch);
+  auto time = [&](auto f) {
+    for (int w = 0; w < 3; ++w) f();
+    std::vector<double> ms;
+    for (int r = 0; r < reps; ++r) {
+      const double c0 = cpu_seconds();
+      for (int s = 0; s < 10; ++s) f();
+      ms.push_back(1e3 * (cpu_seconds() - c0) / 10);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  };
+  const double t_im2col = time([&] { im2col_forward(d, cols, y1); });
+  const double t_filter = time([&] { winograd_filter(d, u); });
+  const double t_winograd = time([&] { winograd_forward(d, u, v, m, y2); });
+  std::printf("forward, im2col and product:            %7.3f ms, largest error %.2e (outputs up to %.1f)\n", t_im2col,
+              largest_error(y1, ref), scale);
+  std::printf("forward, Winograd F(4x4,3x3), transforms and 36 products: %7.3f ms (+ filter transform %.3f ms), "
+              "largest error %.2e\n",
+              t_winograd, t_filter, largest_error(y2, ref));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "forward") return forward(argc > 2 ? std::atoi(argv[2]) : 9);
   const int reps = argc > 1 ? std::atoi(argv[1]) : 9;
   const form forms[] = {
       {"conv2 im2col",
