@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ make cmake pkg-config          # toolchain
+  lld                                # the tests' linker (scripts/test.sh)
   libboost-dev                       # Boost.Mp11 and Boost.Hana
   libxtensor-dev libxtensor-blas-dev # tensors, BLAS bindings
   libopenblas-dev                    # the BLAS typeflow links

@@ -22,6 +22,12 @@ cd "$TYPEFLOW_ROOT"
 
 bash scripts/install-deps.sh
 
+# Every build links with lld: some 460 test and example programs, up to 100 MB of objects
+# each under AddressSanitizer. GNU ld took 134 s to link build-asan/'s programs, lld 49 s;
+# build/'s 77 and 36 s, build-clang/'s 29 and 21 s (benchmarks/RESULTS.md, "CI time: the
+# linker").
+linker=-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld
+
 echo "=== build/: the full test suite, g++"
 # Each unit test is compiled twice: once by g++ here, once by clang (sanitized in
 # build-asan/ or optimized in build-clang/), so both compilers build and pass every test.
@@ -38,7 +44,7 @@ echo "=== build/: the full test suite, g++"
 # others), and so is the seq2seq copy example; the other examples at -O2.
 # The compile-fail cases and the consumer projects run g++ under ctest: they take the builds'
 # huge pages too (TYPEFLOW_COMPILER_TEST_ENVIRONMENT).
-configure_main_build -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
+configure_main_build "$linker" -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_UNOPTIMIZED_CLANG_OPTIMIZED_TESTS=ON \
   -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON "-DTYPEFLOW_COMPILER_TEST_ENVIRONMENT=$(huge_pages_environment gcc)"
 build_on_huge_pages gcc build -j "$TYPEFLOW_JOBS"
 ctest --test-dir build --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
@@ -51,7 +57,7 @@ echo "=== build-asan/: unit tests under AddressSanitizer and UBSan"
 # ASan's stacks name each function; for ASan's lines, rebuild the test with
 # -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1". The consumer, compile-fail and header tests check the
 # build, not run-time behaviour: they run above.
-cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0" \
+cmake -S . -B build-asan "$linker" -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0 -g0" \
   -DTYPEFLOW_SANITIZE=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF
 build_on_huge_pages clang build-asan -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests
 ctest --test-dir build-asan -L unit --output-on-failure --no-tests=error -j "$TYPEFLOW_JOBS"
@@ -64,7 +70,7 @@ echo "=== build-tsan/: thread tests under ThreadSanitizer"
 # a data race stops the test (TSAN_OPTIONS=halt_on_error=1). OpenBLAS, which is not
 # instrumented, runs in the calling threads (OPENBLAS_NUM_THREADS=1). Both are set in the
 # tests' environment by cmake/TypeflowTesting.cmake, so that ctest alone runs them so too.
-cmake -S . -B build-tsan -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
+cmake -S . -B build-tsan "$linker" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
   -DTYPEFLOW_SANITIZE_THREAD=ON -DTYPEFLOW_BUILD_EXAMPLES=OFF -DTYPEFLOW_BUILD_BENCHMARKS=OFF \
   -DTYPEFLOW_BUILD_TOOLS=OFF
 build_on_huge_pages gcc build-tsan -j "$TYPEFLOW_JOBS" --target typeflow_thread_tests
@@ -77,7 +83,7 @@ echo "=== build-clang/: the unsanitized unit tests and the examples built with c
 # Benchmarks are left out; the examples run as in build/ (the flagship trains one epoch).
 # The examples share a precompiled <typeflow/typeflow.hpp> here (TYPEFLOW_PRECOMPILED_EXAMPLES:
 # 1-2 s of each of some fifty compiles); build/ compiles each from its own includes.
-cmake -S . -B build-clang -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B build-clang "$linker" -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" -DTYPEFLOW_BUILD_BENCHMARKS=OFF -DTYPEFLOW_SKIP_SANITIZED_TESTS=ON \
   -DTYPEFLOW_PRECOMPILED_EXAMPLES=ON -DTYPEFLOW_LIGHTLY_OPTIMIZED_TESTS=ON
 build_on_huge_pages clang build-clang -j "$TYPEFLOW_JOBS" --target typeflow_unit_tests_and_examples
@@ -94,7 +100,7 @@ echo "=== build-fuzz/: the checkpoint loader, the saved model description reader
 # model description reader (TYPEFLOW_FUZZ_DESCRIPTION_SECONDS, 30; tests/fuzz/corpus_saved_model/)
 # and the data readers (TYPEFLOW_FUZZ_READERS_SECONDS, 30; IDX, .npy, .npz, TFRecord, CSV;
 # tests/fuzz/corpus_readers/) run one after the other on the other.
-cmake -S tests/fuzz -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
+cmake -S tests/fuzz -B build-fuzz "$linker" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release
 build_on_huge_pages clang build-fuzz -j "$TYPEFLOW_JOBS"
 # fuzz <fuzzer> <name> <corpus> <seconds>: runs build-fuzz/<fuzzer> into
 # build-fuzz/corpus-<name>-new, its output in build-fuzz/fuzz-<name>.log.
