@@ -26,6 +26,13 @@
 //
 //   bench_cnn_conv_products [REPS]
 //   bench_cnn_conv_products forward [REPS]
+//   bench_cnn_conv_products input [REPS]
+//
+// `input` times the second convolution's input gradient both ways: the columns' gradient
+// (one product) and col2im, as typeflow's conv2d gradient, against the same F(4x4, 3x3)
+// pass over the output's gradient with the kernel rotated and its channels swapped (the
+// flipped kernel's transform timed apart), each against the gradient computed directly in
+// double.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -85,11 +92,15 @@ double step_milliseconds(std::vector<operands>& ops) {
 
 
 // --- the second convolution's forward pass, im2col against Winograd F(4x4, 3x3) -------------
-constexpr int batch = 32, side = 14, in_ch = 32, out_ch = 64;
+constexpr int batch = 32, side = 14;
 constexpr int tiles_per_side = 4, tiles = batch * tiles_per_side * tiles_per_side;  // 512
 
 /// x [batch, side, side, in_ch] and w [3, 3, in_ch, out_ch] (HWIO), NHWC as typeflow's.
+/// The forward pass is conv_data<32, 64>; the input's gradient, the same convolution of
+/// the output's gradient by the flipped kernel, conv_data<64, 32>.
+template <int InCh, int OutCh>
 struct conv_data {
+  static constexpr int in_ch = InCh, out_ch = OutCh;
   std::vector<float> x, w;
   explicit conv_data(std::mt19937& rng)
       : x(std::size_t(batch) * side * side * in_ch), w(std::size_t(9) * in_ch * out_ch) {
@@ -97,6 +108,7 @@ struct conv_data {
     for (auto& v : x) v = n(rng);
     for (auto& v : w) v = n(rng) * 0.06f;
   }
+  conv_data(std::vector<float> x_, std::vector<float> w_) : x(std::move(x_)), w(std::move(w_)) {}
   float at(int b, int i, int j, int c) const {
     if (i < 0 || j < 0 || i >= side || j >= side) return 0.0f;
     return x[((std::size_t(b) * side + i) * side + j) * in_ch + c];
@@ -104,7 +116,9 @@ struct conv_data {
 };
 
 /// The reference: the convolution in double, [batch, side, side, out_ch].
-std::vector<double> direct(const conv_data& d) {
+template <class D>
+std::vector<double> direct(const D& d) {
+  constexpr int in_ch = D::in_ch, out_ch = D::out_ch;
   std::vector<double> y(std::size_t(batch) * side * side * out_ch, 0.0);
   for (int b = 0; b < batch; ++b)
     for (int i = 0; i < side; ++i)
@@ -122,7 +136,8 @@ std::vector<double> direct(const conv_data& d) {
 }
 
 /// im2col: columns [batch*side*side, 9*in_ch], then one product with w as [9*in_ch, out_ch].
-void im2col_forward(const conv_data& d, std::vector<float>& cols, std::vector<float>& y) {
+void im2col_forward(const conv_data<32, 64>& d, std::vector<float>& cols, std::vector<float>& y) {
+  constexpr int in_ch = 32, out_ch = 64;
   for (int b = 0; b < batch; ++b)
     for (int i = 0; i < side; ++i)
       for (int j = 0; j < side; ++j) {
@@ -153,7 +168,9 @@ constexpr float g6[6][3] = {{1.0f / 4, 0, 0},
                             {0, 0, 1}};
 
 /// The filter's transform, U [36][in_ch][out_ch]: once per step, as the filter changes.
-void winograd_filter(const conv_data& d, std::vector<float>& u) {
+template <class D>
+void winograd_filter(const D& d, std::vector<float>& u) {
+  constexpr int in_ch = D::in_ch, out_ch = D::out_ch;
   for (int c = 0; c < in_ch; ++c)
     for (int k = 0; k < out_ch; ++k) {
       float g[3][3], t[6][3];
@@ -170,8 +187,10 @@ void winograd_filter(const conv_data& d, std::vector<float>& u) {
 
 /// Input transform into V [36][tiles][in_ch], 36 products into M [36][tiles][out_ch], output
 /// transform into y [batch, side, side, out_ch].
-void winograd_forward(const conv_data& d, const std::vector<float>& u, std::vector<float>& v, std::vector<float>& m,
+template <class D>
+void winograd_forward(const D& d, const std::vector<float>& u, std::vector<float>& v, std::vector<float>& m,
                       std::vector<float>& y) {
+  constexpr int in_ch = D::in_ch, out_ch = D::out_ch;
   for (int b = 0; b < batch; ++b)
     for (int ty = 0; ty < tiles_per_side; ++ty)
       for (int tx = 0; tx < tiles_per_side; ++tx) {
@@ -263,8 +282,9 @@ double largest_error(const std::vector<float>& y, const std::vector<double>& ref
 }
 
 int forward(int reps) {
+  constexpr int in_ch = 32, out_ch = 64;
   std::mt19937 rng(13);
-  const conv_data d(rng);
+  const conv_data<in_ch, out_ch> d(rng);
   const std::vector<double> ref = direct(d);
   double scale = 0;
   for (double r : ref) scale = std::max(scale, std::abs(r));
@@ -293,10 +313,88 @@ int forward(int reps) {
   return 0;
 }
 
+// --- the second convolution's input gradient, im2col against Winograd F(4x4, 3x3) ----------
+
+/// As typeflow's conv2d gradient computes it: the columns' gradient dcols = dy w^T
+/// ([6272,64] x [64,288]), then col2im adds each column back to the pixel it came from.
+void im2col_input_gradient(const std::vector<float>& w, const std::vector<float>& dy, std::vector<float>& dcols,
+                           std::vector<float>& dx) {
+  constexpr int in_ch = 32, out_ch = 64;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch * side * side, 9 * in_ch, out_ch, 1.0f, dy.data(), out_ch,
+              w.data(), out_ch, 0.0f, dcols.data(), 9 * in_ch);
+  std::fill(dx.begin(), dx.end(), 0.0f);
+  for (int b = 0; b < batch; ++b)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) {
+        const float* row = &dcols[((std::size_t(b) * side + i) * side + j) * 9 * in_ch];
+        for (int r = 0; r < 3; ++r)
+          for (int s = 0; s < 3; ++s) {
+            const int ii = i + r - 1, jj = j + s - 1;
+            if (ii < 0 || jj < 0 || ii >= side || jj >= side) continue;
+            float* dst = &dx[((std::size_t(b) * side + ii) * side + jj) * in_ch];
+            const float* src = row + (r * 3 + s) * in_ch;
+            for (int c = 0; c < in_ch; ++c) dst[c] += src[c];
+          }
+      }
+}
+
+/// The kernel of the input's gradient: w [3,3,32,64] rotated by 180 degrees, its channels
+/// swapped, [3,3,64,32]: dx = conv(dy, flipped(w)), SAME, stride 1.
+std::vector<float> flipped(const std::vector<float>& w) {
+  constexpr int in_ch = 32, out_ch = 64;
+  std::vector<float> f(w.size());
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s)
+      for (int c = 0; c < in_ch; ++c)
+        for (int k = 0; k < out_ch; ++k)
+          f[((std::size_t(r) * 3 + s) * out_ch + k) * in_ch + c] = w[((std::size_t(2 - r) * 3 + (2 - s)) * in_ch + c) * out_ch + k];
+  return f;
+}
+
+int input_gradient(int reps) {
+  constexpr int in_ch = 32, out_ch = 64;
+  std::mt19937 rng(17);
+  const conv_data<in_ch, out_ch> d(rng);  // its w; x is not read by the input's gradient
+  std::vector<float> dy(std::size_t(batch) * side * side * out_ch);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  for (auto& v : dy) v = n(rng);
+  const conv_data<out_ch, in_ch> g(dy, flipped(d.w));
+  const std::vector<double> ref = direct(g);
+  double scale = 0;
+  for (double r : ref) scale = std::max(scale, std::abs(r));
+  std::vector<float> dcols(std::size_t(batch) * side * side * 9 * in_ch), dx1(ref.size()), dx2(ref.size());
+  std::vector<float> u(std::size_t(36) * out_ch * in_ch), v(std::size_t(36) * tiles * out_ch),
+      m(std::size_t(36) * tiles * in_ch);
+  auto time = [&](auto f) {
+    for (int w = 0; w < 3; ++w) f();
+    std::vector<double> ms;
+    for (int r = 0; r < reps; ++r) {
+      const double c0 = cpu_seconds();
+      for (int s = 0; s < 10; ++s) f();
+      ms.push_back(1e3 * (cpu_seconds() - c0) / 10);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+  };
+  const double t_im2col = time([&] { im2col_input_gradient(d.w, dy, dcols, dx1); });
+  const double t_filter = time([&] {
+    const conv_data<out_ch, in_ch> kernel_only({}, flipped(d.w));
+    winograd_filter(kernel_only, u);
+  });
+  const double t_winograd = time([&] { winograd_forward(g, u, v, m, dx2); });
+  std::printf("input gradient, product and col2im:      %7.3f ms, largest error %.2e (values up to %.1f)\n", t_im2col,
+              largest_error(dx1, ref), scale);
+  std::printf("input gradient, Winograd F(4x4,3x3), transforms and 36 products: %7.3f ms "
+              "(+ flipped filter's transform %.3f ms), largest error %.2e\n",
+              t_winograd, t_filter, largest_error(dx2, ref));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "forward") return forward(argc > 2 ? std::atoi(argv[2]) : 9);
+  if (argc > 1 && std::string(argv[1]) == "input") return input_gradient(argc > 2 ? std::atoi(argv[2]) : 9);
   const int reps = argc > 1 ? std::atoi(argv[1]) : 9;
   const form forms[] = {
       {"conv2 im2col",
