@@ -281,35 +281,59 @@ double largest_error(const std::vector<float>& y, const std::vector<double>& ref
   return worst;
 }
 
+/// The largest magnitude of a reference's values (the scale its errors are read against).
+double largest_magnitude(const std::vector<double>& ref) {
+  double scale = 0;
+  for (double r : ref) scale = std::max(scale, std::abs(r));
+  return scale;
+}
+
+/// A Winograd pass's transformed filter U [36][In][Out], input V [36][tiles][In] and
+/// products M [36][tiles][Out].
+template <int In, int Out>
+struct winograd_work {
+  std::vector<float> u = std::vector<float>(std::size_t(36) * In * Out);
+  std::vector<float> v = std::vector<float>(std::size_t(36) * tiles * In);
+  std::vector<float> m = std::vector<float>(std::size_t(36) * tiles * Out);
+};
+
+/// The median CPU milliseconds of f over `reps` runs of 10 calls each, after 3 calls.
+template <class F>
+double median_milliseconds(int reps, F f) {
+  for (int w = 0; w < 3; ++w) f();
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    const double c0 = cpu_seconds();
+    for (int s = 0; s < 10; ++s) f();
+    ms.push_back(1e3 * (cpu_seconds() - c0) / 10);
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+/// Prints one pass's two forms: im2col's and F(4x4, 3x3)'s times and largest errors.
+void report(const char* pass, const char* im2col_form, double t_im2col, double im2col_error, double scale,
+            const char* filter, double t_winograd, double t_filter, double winograd_error) {
+  std::printf("%s, %s: %7.3f ms, largest error %.2e (values up to %.1f)\n", pass, im2col_form, t_im2col,
+              im2col_error, scale);
+  std::printf("%s, Winograd F(4x4,3x3), transforms and 36 products: %7.3f ms (+ %s transform %.3f ms), "
+              "largest error %.2e\n",
+              pass, t_winograd, filter, t_filter, winograd_error);
+}
+
 int forward(int reps) {
   constexpr int in_ch = 32, out_ch = 64;
   std::mt19937 rng(13);
   const conv_data<in_ch, out_ch> d(rng);
   const std::vector<double> ref = direct(d);
-  double scale = 0;
-  for (double r : ref) scale = std::max(scale, std::abs(r));
+  const double scale = largest_magnitude(ref);
   std::vector<float> cols(std::size_t(batch) * side * side * 9 * in_ch), y1(ref.size()), y2(ref.size());
-  std::vector<float> u(std::size_t(36) * in_ch * out_ch), v(std::size_t(36) * tiles * in_ch),
-      m(std::size_t(36) * tiles * out_ch);
-  auto time = [&](auto f) {
-    for (int w = 0; w < 3; ++w) f();
-    std::vector<double> ms;
-    for (int r = 0; r < reps; ++r) {
-      const double c0 = cpu_seconds();
-      for (int s = 0; s < 10; ++s) f();
-      ms.push_back(1e3 * (cpu_seconds() - c0) / 10);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
-  const double t_im2col = time([&] { im2col_forward(d, cols, y1); });
-  const double t_filter = time([&] { winograd_filter(d, u); });
-  const double t_winograd = time([&] { winograd_forward(d, u, v, m, y2); });
-  std::printf("forward, im2col and product:            %7.3f ms, largest error %.2e (outputs up to %.1f)\n", t_im2col,
-              largest_error(y1, ref), scale);
-  std::printf("forward, Winograd F(4x4,3x3), transforms and 36 products: %7.3f ms (+ filter transform %.3f ms), "
-              "largest error %.2e\n",
-              t_winograd, t_filter, largest_error(y2, ref));
+  winograd_work<in_ch, out_ch> w;
+  const double t_im2col = median_milliseconds(reps, [&] { im2col_forward(d, cols, y1); });
+  const double t_filter = median_milliseconds(reps, [&] { winograd_filter(d, w.u); });
+  const double t_winograd = median_milliseconds(reps, [&] { winograd_forward(d, w.u, w.v, w.m, y2); });
+  report("forward", "im2col and product", t_im2col, largest_error(y1, ref), scale, "filter", t_winograd, t_filter,
+         largest_error(y2, ref));
   return 0;
 }
 
@@ -360,33 +384,17 @@ int input_gradient(int reps) {
   for (auto& v : dy) v = n(rng);
   const conv_data<out_ch, in_ch> g(dy, flipped(d.w));
   const std::vector<double> ref = direct(g);
-  double scale = 0;
-  for (double r : ref) scale = std::max(scale, std::abs(r));
+  const double scale = largest_magnitude(ref);
   std::vector<float> dcols(std::size_t(batch) * side * side * 9 * in_ch), dx1(ref.size()), dx2(ref.size());
-  std::vector<float> u(std::size_t(36) * out_ch * in_ch), v(std::size_t(36) * tiles * out_ch),
-      m(std::size_t(36) * tiles * in_ch);
-  auto time = [&](auto f) {
-    for (int w = 0; w < 3; ++w) f();
-    std::vector<double> ms;
-    for (int r = 0; r < reps; ++r) {
-      const double c0 = cpu_seconds();
-      for (int s = 0; s < 10; ++s) f();
-      ms.push_back(1e3 * (cpu_seconds() - c0) / 10);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
-  const double t_im2col = time([&] { im2col_input_gradient(d.w, dy, dcols, dx1); });
-  const double t_filter = time([&] {
+  winograd_work<out_ch, in_ch> w;
+  const double t_im2col = median_milliseconds(reps, [&] { im2col_input_gradient(d.w, dy, dcols, dx1); });
+  const double t_filter = median_milliseconds(reps, [&] {
     const conv_data<out_ch, in_ch> kernel_only({}, flipped(d.w));
-    winograd_filter(kernel_only, u);
+    winograd_filter(kernel_only, w.u);
   });
-  const double t_winograd = time([&] { winograd_forward(g, u, v, m, dx2); });
-  std::printf("input gradient, product and col2im:      %7.3f ms, largest error %.2e (values up to %.1f)\n", t_im2col,
-              largest_error(dx1, ref), scale);
-  std::printf("input gradient, Winograd F(4x4,3x3), transforms and 36 products: %7.3f ms "
-              "(+ flipped filter's transform %.3f ms), largest error %.2e\n",
-              t_winograd, t_filter, largest_error(dx2, ref));
+  const double t_winograd = median_milliseconds(reps, [&] { winograd_forward(g, w.u, w.v, w.m, dx2); });
+  report("input gradient", "product and col2im", t_im2col, largest_error(dx1, ref), scale, "flipped filter",
+         t_winograd, t_filter, largest_error(dx2, ref));
   return 0;
 }
 
