@@ -27,12 +27,15 @@
 //   bench_cnn_conv_products [REPS]
 //   bench_cnn_conv_products forward [REPS]
 //   bench_cnn_conv_products input [REPS]
+//   bench_cnn_conv_products filter [REPS]
 //
 // `input` times the second convolution's input gradient both ways: the columns' gradient
 // (one product) and col2im, as typeflow's conv2d gradient, against the same F(4x4, 3x3)
 // pass over the output's gradient with the kernel rotated and its channels swapped (the
 // flipped kernel's transform timed apart), each against the gradient computed directly in
-// double.
+// double. `filter` times the filter's gradient both ways from what the forward pass leaves:
+// the columns' product against F(4x4, 3x3)'s output-gradient transform, 36 products over the
+// forward pass's transformed input and the transform back to 3x3 kernels.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -398,11 +401,133 @@ int input_gradient(int reps) {
   return 0;
 }
 
+
+// --- the second convolution's filter gradient, im2col against Winograd F(4x4, 3x3) ---------
+
+/// The filter's gradient in double: dw[r][s][c][k] = sum over the pixels of x . dy.
+std::vector<double> direct_filter_gradient(const conv_data<32, 64>& d, const std::vector<float>& dy) {
+  constexpr int in_ch = 32, out_ch = 64;
+  std::vector<double> dw(std::size_t(9) * in_ch * out_ch, 0.0);
+  for (int b = 0; b < batch; ++b)
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) {
+        const float* g = &dy[((std::size_t(b) * side + i) * side + j) * out_ch];
+        for (int r = 0; r < 3; ++r)
+          for (int s = 0; s < 3; ++s)
+            for (int c = 0; c < in_ch; ++c) {
+              const double v = d.at(b, i + r - 1, j + s - 1, c);
+              if (v == 0.0) continue;
+              double* o = &dw[((std::size_t(r) * 3 + s) * in_ch + c) * out_ch];
+              for (int k = 0; k < out_ch; ++k) o[k] += v * g[k];
+            }
+      }
+  return dw;
+}
+
+/// The filter's gradient from the forward pass's input transform V [36][tiles][32]: the
+/// output gradient's tiles transformed (dM = A dY A^T, 4x4 to 6x6, zero past the picture's
+/// edge), 36 products dU[e] = V[e]^T dM[e] ([32,512] x [512,64]), then dw = G^T dU G.
+void winograd_filter_gradient(const std::vector<float>& v, const std::vector<float>& dy, std::vector<float>& dm,
+                              std::vector<float>& du, std::vector<float>& dw) {
+  constexpr int in_ch = 32, out_ch = 64;
+  for (int b = 0; b < batch; ++b)
+    for (int ty = 0; ty < tiles_per_side; ++ty)
+      for (int tx = 0; tx < tiles_per_side; ++tx) {
+        const int t = (b * tiles_per_side + ty) * tiles_per_side + tx;
+        float tile[4][4][out_ch], tmp[6][4][out_ch];
+        for (int p = 0; p < 4; ++p)
+          for (int q = 0; q < 4; ++q) {
+            const int i = 4 * ty + p, j = 4 * tx + q;
+            if (i >= side || j >= side)
+              std::memset(tile[p][q], 0, sizeof tile[p][q]);
+            else
+              std::memcpy(tile[p][q], &dy[((std::size_t(b) * side + i) * side + j) * out_ch], sizeof tile[p][q]);
+          }
+        // z = A y for each column, then for each row: A's rows are A^T's columns.
+        for (int q = 0; q < 4; ++q)
+          for (int k = 0; k < out_ch; ++k) {
+            const float y0 = tile[0][q][k], y1 = tile[1][q][k], y2 = tile[2][q][k], y3 = tile[3][q][k];
+            const float p02 = y0 + y2, p13 = y1 + y3, f02 = y0 + 4 * y2, f13 = 2 * y1 + 8 * y3;
+            tmp[0][q][k] = y0;
+            tmp[1][q][k] = p02 + p13;
+            tmp[2][q][k] = p02 - p13;
+            tmp[3][q][k] = f02 + f13;
+            tmp[4][q][k] = f02 - f13;
+            tmp[5][q][k] = y3;
+          }
+        for (int i = 0; i < 6; ++i) {
+          float* dst[6];
+          for (int e = 0; e < 6; ++e) dst[e] = &dm[((std::size_t(i) * 6 + e) * tiles + t) * out_ch];
+          for (int k = 0; k < out_ch; ++k) {
+            const float y0 = tmp[i][0][k], y1 = tmp[i][1][k], y2 = tmp[i][2][k], y3 = tmp[i][3][k];
+            const float p02 = y0 + y2, p13 = y1 + y3, f02 = y0 + 4 * y2, f13 = 2 * y1 + 8 * y3;
+            dst[0][k] = y0;
+            dst[1][k] = p02 + p13;
+            dst[2][k] = p02 - p13;
+            dst[3][k] = f02 + f13;
+            dst[4][k] = f02 - f13;
+            dst[5][k] = y3;
+          }
+        }
+      }
+  for (int e = 0; e < 36; ++e)
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, in_ch, out_ch, tiles, 1.0f,
+                &v[std::size_t(e) * tiles * in_ch], in_ch, &dm[std::size_t(e) * tiles * out_ch], out_ch, 0.0f,
+                &du[std::size_t(e) * in_ch * out_ch], out_ch);
+  for (int c = 0; c < in_ch; ++c)
+    for (int k = 0; k < out_ch; ++k) {
+      float t[3][6];  // G^T dU, then (G^T dU) G
+      for (int r = 0; r < 3; ++r)
+        for (int e = 0; e < 6; ++e) {
+          float sum = 0;
+          for (int a = 0; a < 6; ++a) sum += g6[a][r] * du[((std::size_t(a) * 6 + e) * in_ch + c) * out_ch + k];
+          t[r][e] = sum;
+        }
+      for (int r = 0; r < 3; ++r)
+        for (int s = 0; s < 3; ++s) {
+          float sum = 0;
+          for (int e = 0; e < 6; ++e) sum += t[r][e] * g6[e][s];
+          dw[((std::size_t(r) * 3 + s) * in_ch + c) * out_ch + k] = sum;
+        }
+    }
+}
+
+int filter_gradient(int reps) {
+  constexpr int in_ch = 32, out_ch = 64;
+  std::mt19937 rng(19);
+  const conv_data<in_ch, out_ch> d(rng);
+  std::vector<float> dy(std::size_t(batch) * side * side * out_ch);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  for (auto& x : dy) x = n(rng);
+  const std::vector<double> ref = direct_filter_gradient(d, dy);
+  const double scale = largest_magnitude(ref);
+  // What the forward pass leaves: im2col's columns, and the Winograd form's V.
+  std::vector<float> cols(std::size_t(batch) * side * side * 9 * in_ch), y(std::size_t(batch) * side * side * out_ch);
+  winograd_work<in_ch, out_ch> w;
+  im2col_forward(d, cols, y);
+  winograd_filter(d, w.u);
+  winograd_forward(d, w.u, w.v, w.m, y);
+  std::vector<float> dw1(ref.size()), dw2(ref.size()), du(std::size_t(36) * in_ch * out_ch);
+  const double t_im2col = median_milliseconds(reps, [&] {
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, 9 * in_ch, out_ch, batch * side * side, 1.0f, cols.data(),
+                9 * in_ch, dy.data(), out_ch, 0.0f, dw1.data(), out_ch);
+  });
+  const double t_winograd = median_milliseconds(reps, [&] { winograd_filter_gradient(w.v, dy, w.m, du, dw2); });
+  std::printf("filter gradient, the columns' product (the forward pass's columns): %7.3f ms, largest error %.2e "
+              "(values up to %.1f)\n",
+              t_im2col, largest_error(dw1, ref), scale);
+  std::printf("filter gradient, Winograd F(4x4,3x3) (the forward pass's V): output gradient's transform, 36 products, "
+              "filter transform: %7.3f ms, largest error %.2e\n",
+              t_winograd, largest_error(dw2, ref));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "forward") return forward(argc > 2 ? std::atoi(argv[2]) : 9);
   if (argc > 1 && std::string(argv[1]) == "input") return input_gradient(argc > 2 ? std::atoi(argv[2]) : 9);
+  if (argc > 1 && std::string(argv[1]) == "filter") return filter_gradient(argc > 2 ? std::atoi(argv[2]) : 9);
   const int reps = argc > 1 ? std::atoi(argv[1]) : 9;
   const form forms[] = {
       {"conv2 im2col",
