@@ -21,8 +21,8 @@
 // `forward` times the second convolution's whole forward pass both ways, transforms
 // included: im2col and its product, against F(4x4, 3x3)'s input transform, 36 products and
 // output transform (loops over the channels, the 1-D transforms written out, no intrinsics;
-// the filter's transform a plain loop, timed apart); and prints
-// each one's largest error against the same convolution computed directly in double.
+// the filter's transform, over the output channels' rows, timed apart); and prints each
+// one's largest error against the same convolution computed directly in double.
 //
 //   bench_cnn_conv_products [REPS]
 //   bench_cnn_conv_products forward [REPS]
@@ -44,6 +44,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <cblas.h>
