@@ -24,8 +24,8 @@ bash scripts/install-deps.sh
 
 # Every build links with lld: some 460 test and example programs, up to 100 MB of objects
 # each under AddressSanitizer. GNU ld took 134 s to link build-asan/'s programs, lld 49 s;
-# build/'s 77 and 36 s, build-clang/'s 29 and 21 s (benchmarks/RESULTS.md, "CI time: the
-# linker").
+# build/'s 77 and 36 s, build-clang/'s 29 and 21 s; in a whole run, where links go beside
+# compiles, about 20 s of wall time (benchmarks/RESULTS.md, "CI time: the linker").
 linker=-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld
 
 echo "=== build/: the full test suite, g++"
