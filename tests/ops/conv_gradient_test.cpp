@@ -3,7 +3,8 @@
 // random w: with respect to the input (Conv2DBackpropInput, or conv2d for conv2d_transpose)
 // and to the filter (Conv2DBackpropFilter); then the rules of those gradient nodes
 // themselves, through reduce_sum(gradient(loss, x) * u) and reduce_sum(gradient(loss, f) * v).
-// Strides, SAME and VALID over odd sizes, dilations, the 1x1 gemm path, and dynamic dims.
+// Strides, SAME and VALID over odd sizes, dilations, the 1x1 gemm path, the Winograd form
+// (3x3 at stride 1, 16 channels or more), and dynamic dims.
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -88,6 +89,11 @@ TEST_CASE("conv2d VALID with dilations (2, 1), SAME with dilations (1, 2)") {
       [](auto x, auto f) { return tf::conv2d<tf::dilations<2, 1>>(x, f); });
   check_conv_gradients<shape<1, 5, 5, 1>, shape<3, 2, 1, 2>>(
       [](auto x, auto f) { return tf::conv2d<tf::dilations<1, 2>, same, tf::strides<2>>(x, f); });
+}
+
+TEST_CASE("conv2d 3x3 stride 1 with 16 channels each way (Winograd's F(4x4, 3x3) form)") {
+  // SAME; VALID and larger sizes against the definition in conv_winograd_test.cpp.
+  check_conv_gradients<shape<1, 3, 5, 16>, shape<3, 3, 16, 16>>([](auto x, auto f) { return tf::conv2d<same>(x, f); });
 }
 
 TEST_CASE("conv2d 1x1 stride 1 (one gemm over the batch)") {

@@ -1,7 +1,8 @@
 // typeflow/ops/detail/conv_kernels.hpp — the internals of the convolutions over NHWC images
 // (ops/conv.hpp): their options and static shape rule, and their loops: conv2d and its two
 // gradients through im2col / col2im and gemm (over the batch, the forward pass's columns
-// kept for the filter's gradient: ops/detail/conv_columns.hpp; or per chunk of images),
+// kept for the filter's gradient: ops/detail/conv_columns.hpp; or per chunk of images), or
+// for 3x3 filters at stride 1 in Winograd's F(4x4, 3x3) form (ops/detail/conv_winograd.hpp),
 // depthwise_conv2d and its gradients as direct loops.
 //
 // Layouts, all row-major: an image batch x [N, H, W, C]; a filter f [KH, KW, C, O] (for
@@ -19,6 +20,7 @@
 
 #include "typeflow/core/shape.hpp"
 #include "typeflow/ops/detail/conv_columns.hpp"
+#include "typeflow/ops/detail/conv_winograd.hpp"
 #include "typeflow/ops/detail/window.hpp"
 #include "typeflow/ops/matmul.hpp"
 
@@ -232,13 +234,25 @@ void col2im(const conv_geometry& g, const T* col, std::size_t images, T* dx) {
   }
 }
 
-/// y = conv2d(x, f): y = im2col(x) f, the columns kept for the filter's gradient
-/// (conv_columns_cache) when they fit, else per chunk of images, y_chunk = im2col(x_chunk) f.
+/// Whether a convolution of g in T takes Winograd's form (floating point only: its
+/// transforms divide).
+template <class T>
+bool conv_winograd(const conv_geometry& g) {
+  return std::is_floating_point_v<T> && winograd_applies(g);
+}
+
+/// y = conv2d(x, f): in Winograd's form where it applies, else y = im2col(x) f, the columns
+/// kept for the filter's gradient (conv_columns_cache) when they fit, else per chunk of
+/// images, y_chunk = im2col(x_chunk) f.
 template <class T>
 void conv2d_forward(const conv_geometry& g, const T* x, const T* f, T* y) {
   const std::size_t k = g.k(), p = g.positions();
   if (g.pointwise()) {
     gemm<T>(false, false, g.n * p, g.o, k, T(1), x, k, f, g.o, T(0), y, g.o);
+    return;
+  }
+  if (conv_winograd<T>(g)) {
+    winograd_conv(g, x, f, y, true);
     return;
   }
   if (conv_columns_cache<T>::fits(g)) {
@@ -264,6 +278,10 @@ void conv2d_backprop_input(const conv_geometry& g, const T* f, const T* dy, T* d
     gemm<T>(false, true, g.n * p, k, g.o, T(1), dy, g.o, f, g.o, T(0), dx, k);
     return;
   }
+  if (conv_winograd<T>(g)) {
+    winograd_backprop_input(g, f, dy, dx);
+    return;
+  }
   const std::size_t chunk = conv_chunk(g);
   T* col = conv_scratch<T>(std::min(chunk, g.n) * p * k);
   for (std::size_t b = 0; b < g.n; b += chunk) {
@@ -284,6 +302,10 @@ void conv2d_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T* 
   }
   if (g.pointwise()) {
     gemm<T>(true, false, k, g.o, g.n * p, T(1), x, k, dy, g.o, T(0), df, g.o);
+    return;
+  }
+  if (conv_winograd<T>(g)) {
+    winograd_backprop_filter(g, x, dy, df);
     return;
   }
   if (conv_columns_cache<T>::fits(g))
