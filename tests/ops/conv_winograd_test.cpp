@@ -168,11 +168,12 @@ TEST_CASE("Winograd F(4x4, 3x3) in double is as exact as the definition") {
 }
 
 TEST_CASE("Winograd F(4x4, 3x3) over several chunks of images, V kept and not") {
-  // 48x48 with 16 channels each way: 144 tiles an image, 12 images a chunk (2^21 elements of
-  // V and M). 13 images: two chunks for the input's gradient, V of all 13 kept (1.1M
-  // elements); 26 images: V too large to keep (2.2M against 2^21), three chunks in every pass.
+  // 48x48 with 16 channels each way: 144 tiles an image, 3 images a chunk (2^19 elements of
+  // V and M). 13 images: five chunks, V of all 13 kept (1.1M elements, each chunk's tiles
+  // at their offset); 26 images: V too large to keep (2.2M against 2^21), nine chunks in
+  // every pass.
   const auto kept = geometry(13, 48, 48, 16, 16, true), unkept = geometry(26, 48, 48, 16, 16, true);
-  REQUIRE(d::winograd_chunk(kept) == 12);
+  REQUIRE(d::winograd_chunk(kept) == 3);
   REQUIRE(d::conv_columns_cache<float>::fits(kept, d::conv_form::winograd));
   REQUIRE_FALSE(d::conv_columns_cache<float>::fits(unkept, d::conv_form::winograd));
   check_winograd<float>(kept, 2e-5, true);

@@ -194,10 +194,16 @@ struct winograd_scratch {
   }
 };
 
-/// How many images one pass over V and M takes: about 2^21 elements of both, at least one.
+/// How many images one pass over V and M takes: about 2^19 elements of both (2 MB of
+/// float), at least one image. The products' output M is written, read back by the output
+/// transform, and written again by the next chunk: the CNN's step ran about 5% faster with
+/// chunks of 9 images (144 tiles) than with the whole batch at once (benchmarks/RESULTS.md,
+/// "Convolutional models: Winograd's form in typeflow"). A kept V still holds the whole
+/// batch, each chunk's tiles at their offset.
+inline constexpr std::size_t winograd_chunk_elements = std::size_t{1} << 19;
 inline std::size_t winograd_chunk(const conv_geometry& g) {
   const std::size_t per_image = std::max<std::size_t>(1, 36 * winograd_tiles(g) * (g.c + g.o));
-  return std::max<std::size_t>(1, (std::size_t{1} << 21) / per_image);
+  return std::max<std::size_t>(1, winograd_chunk_elements / per_image);
 }
 
 /// U = G f G^T for each (input channel, output channel): f [3, 3, C, O] to U [36][C][O].
@@ -219,12 +225,12 @@ void winograd_filter_transform(const conv_geometry& g, const T* f, T* u) {
   }
 }
 
-/// V = B^T d B for each tile of `images` images from x, into V [36][tiles][C].
+/// V = B^T d B for each tile of `images` images from x, into V [36][stride][C] (v at the
+/// first image's first tile; `stride` tiles from one transform point to the next).
 template <class T>
-void winograd_input_transform(const conv_geometry& g, const T* x, std::size_t images, T* v) {
+void winograd_input_transform(const conv_geometry& g, const T* x, std::size_t images, T* v, std::size_t stride) {
   auto& s = winograd_scratch<T>::local();
   const std::size_t c = g.c, rows = g.tile_rows(), cols = g.tile_cols();
-  const std::size_t tiles = images * rows * cols;
   T* tmp = winograd_scratch<T>::sized(s.rows, 36 * c);  // B^T d, [6][6][C]
   if (s.zeros.size() < c) s.zeros.assign(c, T(0));
   const T* zero = s.zeros.data();
@@ -245,8 +251,8 @@ void winograd_input_transform(const conv_geometry& g, const T* x, std::size_t im
                          c);
         for (std::size_t a = 0; a < 6; ++a) {
           const T* r = tmp + a * 6 * c;
-          T* dst = v + (a * 6 * tiles + t) * c;
-          const std::size_t e = tiles * c;
+          T* dst = v + (a * 6 * stride + t) * c;
+          const std::size_t e = stride * c;
           winograd_bt<T>({r, r + c, r + 2 * c, r + 3 * c, r + 4 * c, r + 5 * c},
                          {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, c);
         }
@@ -294,15 +300,18 @@ void winograd_conv(const conv_geometry& g, const T* x, const T* f, T* y, bool ke
   T* u = winograd_scratch<T>::sized(s.u, 36 * c * o);
   winograd_filter_transform(g, f, u);
   const bool kept = keep && conv_columns_cache<T>::fits(g, conv_form::winograd);
-  const std::size_t chunk = kept ? g.n : std::min(g.n, winograd_chunk(g));
+  const std::size_t chunk = std::min(g.n, winograd_chunk(g));
+  // Kept, V holds the whole batch (the chunks' tiles at their offsets); else one chunk.
+  const std::size_t stride = (kept ? g.n : chunk) * per_image;
   T* v = kept ? conv_columns_cache<T>::local().store(g, x, conv_form::winograd)
-              : winograd_scratch<T>::sized(s.v, 36 * chunk * per_image * c);
+              : winograd_scratch<T>::sized(s.v, 36 * stride * c);
   T* m = winograd_scratch<T>::sized(s.m, 36 * chunk * per_image * o);
   for (std::size_t b = 0; b < g.n; b += chunk) {
     const std::size_t images = std::min(chunk, g.n - b), tiles = images * per_image;
-    winograd_input_transform(g, x + b * g.h * g.w * c, images, v);
+    T* vb = kept ? v + b * per_image * c : v;
+    winograd_input_transform(g, x + b * g.h * g.w * c, images, vb, stride);
     for (std::size_t e = 0; e < 36; ++e)
-      gemm<T>(false, false, tiles, o, c, T(1), v + e * tiles * c, c, u + e * c * o, o, T(0), m + e * tiles * o, o);
+      gemm<T>(false, false, tiles, o, c, T(1), vb + e * stride * c, c, u + e * c * o, o, T(0), m + e * tiles * o, o);
     winograd_output_transform(g, m, images, y + b * g.positions() * o);
   }
 }
@@ -332,14 +341,15 @@ void winograd_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T
   const T* kept = conv_columns_cache<T>::fits(g, conv_form::winograd)
                       ? conv_columns_cache<T>::local().find(g, x, conv_form::winograd)
                       : nullptr;
-  const std::size_t chunk = kept ? g.n : std::min(g.n, winograd_chunk(g));
+  const std::size_t chunk = std::min(g.n, winograd_chunk(g));
+  const std::size_t stride = (kept ? g.n : chunk) * per_image;  // as winograd_conv's
   T* du = winograd_scratch<T>::sized(s.u, 36 * c * o);
-  T* v = kept ? nullptr : winograd_scratch<T>::sized(s.v, 36 * chunk * per_image * c);
+  T* v = kept ? nullptr : winograd_scratch<T>::sized(s.v, 36 * stride * c);
   T* dm = winograd_scratch<T>::sized(s.m, 36 * chunk * per_image * o);
   for (std::size_t b0 = 0; b0 < g.n; b0 += chunk) {
     const std::size_t images = std::min(chunk, g.n - b0), tiles = images * per_image;
-    if (!kept) winograd_input_transform(g, x + b0 * g.h * g.w * c, images, v);
-    const T* vc = kept ? kept : v;
+    if (!kept) winograd_input_transform(g, x + b0 * g.h * g.w * c, images, v, stride);
+    const T* vc = kept ? kept + b0 * per_image * c : v;
     // After the input transform, which sizes the same scratch rows for itself.
     T* tmp = winograd_scratch<T>::sized(s.rows, 24 * o);  // A dY, [6][4][O]
     if (s.zeros.size() < o) s.zeros.assign(o, T(0));
@@ -366,7 +376,7 @@ void winograd_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T
           }
         }
     for (std::size_t e = 0; e < 36; ++e)
-      gemm<T>(true, false, c, o, tiles, T(1), vc + e * tiles * c, c, dm + e * tiles * o, o, b0 == 0 ? T(0) : T(1),
+      gemm<T>(true, false, c, o, tiles, T(1), vc + e * stride * c, c, dm + e * tiles * o, o, b0 == 0 ? T(0) : T(1),
               du + e * c * o, o);
   }
   // df = G^T dU G, per input channel over the output channels' rows: t = G^T dU, [3][6][O].
