@@ -228,6 +228,33 @@ TEST_CASE("a conv2d training step allocates nothing after the first run, and tra
   CHECK(last < first);
 }
 
+TEST_CASE("a training step through conv2d's Winograd form (3x3, 16 channels each way) allocates nothing after the first run") {
+  // cw_conv1 and cw_conv2 take the F(4x4, 3x3) form (ops/detail/conv_winograd.hpp): their
+  // forward passes, filter gradients (from the kept tiles) and cw_conv2's input gradient
+  // reach its scratch buffers, grown by the first run only.
+  namespace d = tf::ops::detail;
+  REQUIRE(d::conv_winograd<float>(d::conv_geometry{4, 6, 6, 16, 3, 3, 16, 6, 6, 1, 1, 1, 1, 1, 1}));
+  auto x = tf::placeholder<"cw_x", float, shape<4, 6, 6, 16>>();
+  auto labels = tf::placeholder<"cw_y", std::int32_t, shape<4>>();
+  auto c1 = tf::layers::conv2d<16, 3, 3, "cw_conv1">(x, tf::activation::relu, same{});
+  auto c2 = tf::layers::conv2d<16, 3, 3, "cw_conv2">(c1, tf::activation::relu, same{});
+  auto c3 = tf::layers::conv2d<3, 6, 6, "cw_conv3">(c2);  // [4, 1, 1, 3]
+  auto logits = tf::reshape<shape<4, 3>>(c3);
+  auto loss = tf::reduce_mean(tf::sparse_softmax_cross_entropy_with_logits(labels, logits));
+  auto train_op = tf::train::gradient_descent<"CW_SGD">(0.02).minimize(loss);
+  tf::session sess(train_op, loss);
+  sess.initialize_all();
+  tf::storage_t<float, shape<4, 6, 6, 16>> xv;
+  for (std::size_t i = 0; i < xv.size(); ++i) xv.data()[i] = float((i * 7) % 11) / 11.0f - 0.5f;
+  tf::storage_t<std::int32_t, shape<4>> yv{0, 1, 2, 1};
+  const float first = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, yv)));
+  const long before = typeflow_test::allocation_count();
+  float last = first;
+  for (int i = 0; i < 50; ++i) last = std::get<0>(sess.run(tf::fetch(loss, train_op), tf::feed(x, xv), tf::feed(labels, yv)));
+  CHECK(typeflow_test::allocation_count() == before);
+  CHECK(last < first);
+}
+
 TEST_CASE("conv_ops_test.py testConv2DKernelSizeMatchesInputSizeBackpropInput / BackpropFilter, testConv2DEmptyBackpropInput") {
   // input_sizes [1, 2, 2, 1], filter_sizes [2, 2, 1, 2], output_sizes [1, 1, 1, 2], VALID:
   // Conv2DBackpropInput(filter 1..8, out_backprop 1..2) = [5, 11, 17, 23],
