@@ -279,3 +279,53 @@ TEST_CASE("conv_ops_test.py testConv2DKernelSizeMatchesInputSizeBackpropInput / 
                           tf::feed(f1, iota<float, shape<2, 2, 1, 1>>()));
   CHECK(out.shape() == std::array<std::size_t, 4>{0, 2, 3, 1});
 }
+
+TEST_CASE("im2col: each column entry is the input under its tap, or 0 in the padding") {
+  // The kernel under conv2d (ops/detail/conv_kernels.hpp) against its definition: entry
+  // (tap i, j, channel ch) of position (b, oh, ow) is x[b, oh sh + i dh - pad_top,
+  // ow sw + j dw - pad_left, ch], or 0 outside the image. Rows of at most 8 values, which it
+  // copies element by element (kw c <= 8: an image model's first convolution), and longer
+  // ones; strides, dilations, uneven padding, and padding that leaves whole filter rows and
+  // columns outside the image.
+  namespace d = tf::ops::detail;
+  struct case_t {
+    std::size_t h, w, c, kh, kw, sh, sw, dh, dw;
+    std::ptrdiff_t pad_top, pad_left;
+  };
+  const case_t cases[] = {{5, 6, 1, 3, 3, 1, 1, 1, 1, 1, 1}, {5, 6, 2, 3, 4, 2, 1, 1, 1, 1, 2},
+                          {7, 7, 3, 3, 3, 1, 2, 1, 1, 2, 0}, {6, 5, 1, 2, 3, 1, 1, 2, 2, 1, 2},
+                          {4, 4, 9, 1, 1, 1, 1, 1, 1, 0, 0}, {3, 3, 1, 5, 5, 1, 1, 1, 1, 4, 4},
+                          {6, 7, 4, 3, 3, 1, 1, 1, 1, 1, 1}};
+  for (const case_t& q : cases) {
+    CAPTURE(q.h);
+    CAPTURE(q.w);
+    CAPTURE(q.c);
+    CAPTURE(q.kh);
+    CAPTURE(q.kw);
+    CAPTURE(q.pad_top);
+    const std::size_t n = 2, span_h = q.dh * (q.kh - 1) + 1, span_w = q.dw * (q.kw - 1) + 1;
+    // Padding pad before and after each dim.
+    const std::size_t oh = (q.h + 2 * std::size_t(q.pad_top) - span_h) / q.sh + 1;
+    const std::size_t ow = (q.w + 2 * std::size_t(q.pad_left) - span_w) / q.sw + 1;
+    const d::conv_geometry g{n, q.h, q.w, q.c, q.kh, q.kw, 1, oh, ow, q.sh, q.sw, q.dh, q.dw, q.pad_top, q.pad_left};
+    std::vector<float> x(n * q.h * q.w * q.c);
+    std::iota(x.begin(), x.end(), 1.0f);  // no zeros: a 0 below comes from the padding
+    std::vector<float> col(n * oh * ow * g.k(), -1.0f);
+    d::im2col(g, x.data(), n, col.data());
+    std::size_t wrong = 0;
+    for (std::size_t b = 0; b < n; ++b)
+      for (std::size_t y = 0; y < oh; ++y)
+        for (std::size_t z = 0; z < ow; ++z)
+          for (std::size_t i = 0; i < q.kh; ++i)
+            for (std::size_t j = 0; j < q.kw; ++j)
+              for (std::size_t ch = 0; ch < q.c; ++ch) {
+                const std::ptrdiff_t ih = std::ptrdiff_t(y * q.sh + i * q.dh) - q.pad_top;
+                const std::ptrdiff_t iw = std::ptrdiff_t(z * q.sw + j * q.dw) - q.pad_left;
+                const bool inside = ih >= 0 && iw >= 0 && ih < std::ptrdiff_t(q.h) && iw < std::ptrdiff_t(q.w);
+                const float want = inside ? x[((b * q.h + std::size_t(ih)) * q.w + std::size_t(iw)) * q.c + ch] : 0.0f;
+                const float got = col[((b * oh + y) * ow + z) * g.k() + (i * q.kw + j) * q.c + ch];
+                wrong += got != want;
+              }
+    CHECK(wrong == 0);
+  }
+}

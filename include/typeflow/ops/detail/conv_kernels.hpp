@@ -124,50 +124,61 @@ void conv_for_taps(const conv_geometry& g, std::size_t oh, std::size_t ow, F&& f
   }
 }
 
-/// The taps of one filter row i at output position (oh, ow): [j0, j1) are inside the image,
-/// the others in the padding; tap j reads the c values from in + (j - j0) dw c.
-struct conv_row_span {
-  bool inside;
+/// The taps of a filter row at output column ow: [j0, j1) read the image, tap j at column
+/// offset `in` + (j - j0) dw c of the input row; the others read the padding. They depend on
+/// ow alone, so im2col finds them once per call, not once per position and row.
+struct conv_col_span {
   std::size_t j0, j1, in;
 };
-inline conv_row_span conv_row(const conv_geometry& g, std::size_t oh, std::size_t ow, std::size_t i) {
-  const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
-  if (ih < 0 || ih >= std::ptrdiff_t(g.h)) return {false, 0, 0, 0};
+inline conv_col_span conv_col(const conv_geometry& g, std::size_t ow) {
   const std::ptrdiff_t iw0 = std::ptrdiff_t(ow * g.sw) - g.pad_left, dw = std::ptrdiff_t(g.dw);
   std::ptrdiff_t j0 = 0, j1 = std::ptrdiff_t(g.kw);
   while (j0 < j1 && iw0 + j0 * dw < 0) ++j0;
   while (j1 > j0 && iw0 + (j1 - 1) * dw >= std::ptrdiff_t(g.w)) --j1;
-  if (j0 == j1) return {true, 0, 0, 0};
-  return {true, std::size_t(j0), std::size_t(j1), (std::size_t(ih) * g.w + std::size_t(iw0 + j0 * dw)) * g.c};
+  if (j0 == j1) return {0, 0, 0};
+  return {std::size_t(j0), std::size_t(j1), std::size_t(iw0 + j0 * dw) * g.c};
 }
 
 /// col [images * OH * OW, K] from `images` images starting at x: per filter row, one copy
-/// of the taps inside the image (contiguous for dilation 1), zeros for the others.
+/// of the taps inside the image (contiguous for dilation 1), zeros for the others. Rows of
+/// at most 8 values (few channels: an image model's first convolution) are copied element
+/// by element rather than by three library calls for a few values.
 template <class T>
 void im2col(const conv_geometry& g, const T* x, std::size_t images, T* col) {
   const std::size_t k = g.k(), c = g.c, rowlen = g.kw * c, step = g.dw * c;
-  for (std::size_t b = 0; b < images; ++b) {
-    const T* xb = x + b * g.h * g.w * c;
-    for (std::size_t oh = 0; oh < g.oh; ++oh)
-      for (std::size_t ow = 0; ow < g.ow; ++ow) {
-        T* row = col + ((b * g.oh + oh) * g.ow + ow) * k;
-        for (std::size_t i = 0; i < g.kh; ++i, row += rowlen) {
-          const conv_row_span r = conv_row(g, oh, ow, i);
-          if (!r.inside || r.j0 == r.j1) {
-            std::fill(row, row + rowlen, T(0));
+  thread_local std::vector<conv_col_span> spans;  // grow-only: no allocation when steady
+  if (spans.size() < g.ow) spans.resize(g.ow);
+  for (std::size_t ow = 0; ow < g.ow; ++ow) spans[ow] = conv_col(g, ow);
+  const bool short_rows = g.dw == 1 && rowlen <= 8;
+  for (std::size_t b = 0; b < images; ++b)
+    for (std::size_t oh = 0; oh < g.oh; ++oh) {
+      T* const rows = col + (b * g.oh + oh) * g.ow * k;  // output row oh's positions
+      for (std::size_t i = 0; i < g.kh; ++i) {
+        const std::ptrdiff_t ih = std::ptrdiff_t(oh * g.sh + i * g.dh) - g.pad_top;
+        if (ih < 0 || ih >= std::ptrdiff_t(g.h)) {
+          for (std::size_t ow = 0; ow < g.ow; ++ow) std::fill_n(rows + ow * k + i * rowlen, rowlen, T(0));
+          continue;
+        }
+        const T* const xr = x + ((b * g.h + std::size_t(ih)) * g.w) * c;  // input row ih
+        for (std::size_t ow = 0; ow < g.ow; ++ow) {
+          T* const row = rows + ow * k + i * rowlen;
+          const conv_col_span& r = spans[ow];
+          const std::size_t lo = r.j0 * c, hi = r.j1 * c;
+          if (short_rows) {
+            for (std::size_t q = 0; q < rowlen; ++q) row[q] = q >= lo && q < hi ? xr[r.in + q - lo] : T(0);
             continue;
           }
-          std::fill(row, row + r.j0 * c, T(0));
+          std::fill(row, row + lo, T(0));
           if (g.dw == 1) {
-            std::copy(xb + r.in, xb + r.in + (r.j1 - r.j0) * c, row + r.j0 * c);
+            std::copy(xr + r.in, xr + r.in + (hi - lo), row + lo);
           } else {
             for (std::size_t j = r.j0; j < r.j1; ++j)
-              std::copy(xb + r.in + (j - r.j0) * step, xb + r.in + (j - r.j0) * step + c, row + j * c);
+              std::copy(xr + r.in + (j - r.j0) * step, xr + r.in + (j - r.j0) * step + c, row + j * c);
           }
-          std::fill(row + r.j1 * c, row + rowlen, T(0));
+          std::fill(row + hi, row + rowlen, T(0));
         }
       }
-  }
+    }
 }
 
 /// For each input coordinate 0 <= in < size along one dim, the (filter tap, output position)
