@@ -9,7 +9,7 @@
 // for each point e one product V[e] U[e] of the tiles' transformed inputs [tiles, C] by the
 // transformed filter [C, O]: 36 gemm calls of the same shapes as im2col's one, with 2.25x
 // fewer multiply-adds. So the products stay sgemm calls (OpenBLAS's kernels), and only the
-// transforms, a few additions per value, are loops here.
+// transforms, a few additions per value, are loops (conv_winograd_transforms.hpp).
 //   - The input's gradient is the same pass over dy with the filter rotated by 180 degrees
 //     and its channels swapped, padded by 2 - pad (a 3x3 filter's full correlation).
 //   - The filter's gradient is dU[e] = V[e]^T dM[e], dM the output gradient's tiles
@@ -27,10 +27,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <utility>
 #include <vector>
 
 #include "typeflow/ops/detail/conv_columns.hpp"
+#include "typeflow/ops/detail/conv_winograd_transforms.hpp"
 #include "typeflow/ops/matmul.hpp"
 
 namespace typeflow::ops::detail {
@@ -44,135 +44,6 @@ inline bool winograd_applies(const conv_geometry& g) {
   return g.kh == 3 && g.kw == 3 && g.sh == 1 && g.sw == 1 && g.dh == 1 && g.dw == 1 && g.pad_top >= 0 &&
          g.pad_top <= 2 && g.pad_left >= 0 && g.pad_left <= 2 && g.c >= winograd_min_channels &&
          g.o >= winograd_min_channels && g.n * g.positions() > 0;
-}
-
-// --- the 1-D transforms, each over n contiguous values (channels) -------------------------
-// Each transform is a struct whose `run<N>` takes N values of each row through restrict
-// pointers (the callers' rows never overlap; inputs that may be one row of zeros are only
-// read); winograd_rows calls it over blocks of 8, a loop of fixed length that g++ -O2
-// vectorizes (its cheap cost model leaves loops of unknown length, and loops through
-// pointers that may overlap, scalar), then over the rest one at a time.
-
-template <class Op, std::size_t N, class T, std::size_t I, std::size_t O, std::size_t... K, std::size_t... L>
-[[gnu::always_inline]] inline void winograd_call(const T* const (&in)[I], T* const (&out)[O], std::size_t at,
-                                                 std::index_sequence<K...>, std::index_sequence<L...>) {
-  Op::template run<N, T>((in[K] + at)..., (out[L] + at)...);
-}
-
-template <class Op, class T, std::size_t I, std::size_t O>
-void winograd_rows(const T* const (&in)[I], T* const (&out)[O], std::size_t n) {
-  constexpr std::size_t block = 8;
-  std::size_t i = 0;
-  for (; i + block <= n; i += block)
-    winograd_call<Op, block>(in, out, i, std::make_index_sequence<I>{}, std::make_index_sequence<O>{});
-  for (; i < n; ++i) winograd_call<Op, 1>(in, out, i, std::make_index_sequence<I>{}, std::make_index_sequence<O>{});
-}
-
-/// out = B^T d, 6 from 6. B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0;
-/// 0 -2 -1 2 1 0; 0 2 -1 -2 1 0; 0 4 0 -5 0 1].
-struct winograd_bt_op {
-  template <std::size_t N, class T>
-  [[gnu::always_inline]] static void run(const T* __restrict d0, const T* __restrict d1, const T* __restrict d2,
-                                         const T* __restrict d3, const T* __restrict d4, const T* __restrict d5,
-                                         T* __restrict o0, T* __restrict o1, T* __restrict o2, T* __restrict o3,
-                                         T* __restrict o4, T* __restrict o5) {
-    for (std::size_t i = 0; i < N; ++i) {
-      o0[i] = 4 * d0[i] - 5 * d2[i] + d4[i];
-      o1[i] = -4 * (d1[i] + d2[i]) + d3[i] + d4[i];
-      o2[i] = 4 * (d1[i] - d2[i]) - d3[i] + d4[i];
-      o3[i] = 2 * (d3[i] - d1[i]) - d2[i] + d4[i];
-      o4[i] = 2 * (d1[i] - d3[i]) - d2[i] + d4[i];
-      o5[i] = 4 * d1[i] - 5 * d3[i] + d5[i];
-    }
-  }
-};
-
-/// out = A^T m, 4 from 6. A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1].
-struct winograd_at_op {
-  template <std::size_t N, class T>
-  [[gnu::always_inline]] static void run(const T* __restrict m0, const T* __restrict m1, const T* __restrict m2,
-                                         const T* __restrict m3, const T* __restrict m4, const T* __restrict m5,
-                                         T* __restrict o0, T* __restrict o1, T* __restrict o2, T* __restrict o3) {
-    for (std::size_t i = 0; i < N; ++i) {
-      const T p12 = m1[i] + m2[i], n12 = m1[i] - m2[i], p34 = m3[i] + m4[i], n34 = m3[i] - m4[i];
-      o0[i] = m0[i] + p12 + p34;
-      o1[i] = n12 + 2 * n34;
-      o2[i] = p12 + 4 * p34;
-      o3[i] = n12 + 8 * n34 + m5[i];
-    }
-  }
-};
-
-/// out = A y, 6 from 4 (A^T's transpose): the output gradient's side of the filter's.
-struct winograd_a_op {
-  template <std::size_t N, class T>
-  [[gnu::always_inline]] static void run(const T* __restrict y0, const T* __restrict y1, const T* __restrict y2,
-                                         const T* __restrict y3, T* __restrict o0, T* __restrict o1,
-                                         T* __restrict o2, T* __restrict o3, T* __restrict o4, T* __restrict o5) {
-    for (std::size_t i = 0; i < N; ++i) {
-      const T p02 = y0[i] + y2[i], p13 = y1[i] + y3[i], f02 = y0[i] + 4 * y2[i], f13 = 2 * y1[i] + 8 * y3[i];
-      o0[i] = y0[i];
-      o1[i] = p02 + p13;
-      o2[i] = p02 - p13;
-      o3[i] = f02 + f13;
-      o4[i] = f02 - f13;
-      o5[i] = y3[i];
-    }
-  }
-};
-
-/// out = G g, 6 from 3. G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6; 1/24 1/12 1/6;
-/// 1/24 -1/12 1/6; 0 0 1].
-struct winograd_g_op {
-  template <std::size_t N, class T>
-  [[gnu::always_inline]] static void run(const T* __restrict g0, const T* __restrict g1, const T* __restrict g2,
-                                         T* __restrict o0, T* __restrict o1, T* __restrict o2, T* __restrict o3,
-                                         T* __restrict o4, T* __restrict o5) {
-    for (std::size_t i = 0; i < N; ++i) {
-      const T s = g0[i] + g2[i], q = g0[i] / 24 + g2[i] / 6;
-      o0[i] = g0[i] / 4;
-      o1[i] = -(s + g1[i]) / 6;
-      o2[i] = -(s - g1[i]) / 6;
-      o3[i] = q + g1[i] / 12;
-      o4[i] = q - g1[i] / 12;
-      o5[i] = g2[i];
-    }
-  }
-};
-
-/// out = G^T d, 3 from 6: the filter's gradient from its transform's.
-struct winograd_gt_op {
-  template <std::size_t N, class T>
-  [[gnu::always_inline]] static void run(const T* __restrict d0, const T* __restrict d1, const T* __restrict d2,
-                                         const T* __restrict d3, const T* __restrict d4, const T* __restrict d5,
-                                         T* __restrict o0, T* __restrict o1, T* __restrict o2) {
-    for (std::size_t i = 0; i < N; ++i) {
-      o0[i] = d0[i] / 4 - (d1[i] + d2[i]) / 6 + (d3[i] + d4[i]) / 24;
-      o1[i] = (d2[i] - d1[i]) / 6 + (d3[i] - d4[i]) / 12;
-      o2[i] = (d3[i] + d4[i] - d1[i] - d2[i]) / 6 + d5[i];
-    }
-  }
-};
-
-template <class T>
-void winograd_bt(const T* const (&d)[6], T* const (&out)[6], std::size_t n) {
-  winograd_rows<winograd_bt_op>(d, out, n);
-}
-template <class T>
-void winograd_at(const T* const (&m)[6], T* const (&out)[4], std::size_t n) {
-  winograd_rows<winograd_at_op>(m, out, n);
-}
-template <class T>
-void winograd_a(const T* const (&y)[4], T* const (&out)[6], std::size_t n) {
-  winograd_rows<winograd_a_op>(y, out, n);
-}
-template <class T>
-void winograd_g(const T* const (&g)[3], T* const (&out)[6], std::size_t n) {
-  winograd_rows<winograd_g_op>(g, out, n);
-}
-template <class T>
-void winograd_gt(const T* const (&d)[6], T* const (&out)[3], std::size_t n) {
-  winograd_rows<winograd_gt_op>(d, out, n);
 }
 
 // --- the passes ---------------------------------------------------------------------------
@@ -213,14 +84,14 @@ void winograd_filter_transform(const conv_geometry& g, const T* f, T* u) {
   T* t = winograd_scratch<T>::sized(winograd_scratch<T>::local().rows, 18 * o);  // G g, [6][3][O]
   for (std::size_t ch = 0; ch < c; ++ch) {
     for (std::size_t s = 0; s < 3; ++s)
-      winograd_g<T>({f + (s * c + ch) * o, f + ((3 + s) * c + ch) * o, f + ((6 + s) * c + ch) * o},
-                    {t + s * o, t + (3 + s) * o, t + (6 + s) * o, t + (9 + s) * o, t + (12 + s) * o, t + (15 + s) * o},
-                    o);
+      winograd_rows<winograd_g_op, T>(
+          {f + (s * c + ch) * o, f + ((3 + s) * c + ch) * o, f + ((6 + s) * c + ch) * o},
+          {t + s * o, t + (3 + s) * o, t + (6 + s) * o, t + (9 + s) * o, t + (12 + s) * o, t + (15 + s) * o}, o);
     for (std::size_t a = 0; a < 6; ++a) {
       T* dst = u + (a * 6 * c + ch) * o;
       const std::size_t e = c * o;  // from one transform point to the next
-      winograd_g<T>({t + (a * 3) * o, t + (a * 3 + 1) * o, t + (a * 3 + 2) * o},
-                    {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, o);
+      winograd_rows<winograd_g_op, T>({t + (a * 3) * o, t + (a * 3 + 1) * o, t + (a * 3 + 2) * o},
+                                      {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, o);
     }
   }
 }
@@ -240,21 +111,23 @@ void winograd_input_transform(const conv_geometry& g, const T* x, std::size_t im
         const std::size_t t = (b * rows + ty) * cols + tx;
         // The tile's pixels are read in place; those in the padding from a row of zeros.
         const auto pixel = [&](std::size_t i, std::size_t j) {
-          const std::ptrdiff_t ii = std::ptrdiff_t(4 * ty + i) - g.pad_top, jj = std::ptrdiff_t(4 * tx + j) - g.pad_left;
+          const std::ptrdiff_t ii = std::ptrdiff_t(4 * ty + i) - g.pad_top,
+                               jj = std::ptrdiff_t(4 * tx + j) - g.pad_left;
           if (ii < 0 || jj < 0 || ii >= std::ptrdiff_t(g.h) || jj >= std::ptrdiff_t(g.w)) return zero;
           return x + ((b * g.h + std::size_t(ii)) * g.w + std::size_t(jj)) * c;
         };
         for (std::size_t j = 0; j < 6; ++j)
-          winograd_bt<T>({pixel(0, j), pixel(1, j), pixel(2, j), pixel(3, j), pixel(4, j), pixel(5, j)},
-                         {tmp + j * c, tmp + (6 + j) * c, tmp + (12 + j) * c, tmp + (18 + j) * c, tmp + (24 + j) * c,
-                          tmp + (30 + j) * c},
-                         c);
+          winograd_rows<winograd_bt_op, T>(
+              {pixel(0, j), pixel(1, j), pixel(2, j), pixel(3, j), pixel(4, j), pixel(5, j)},
+              {tmp + j * c, tmp + (6 + j) * c, tmp + (12 + j) * c, tmp + (18 + j) * c, tmp + (24 + j) * c,
+               tmp + (30 + j) * c},
+              c);
         for (std::size_t a = 0; a < 6; ++a) {
           const T* r = tmp + a * 6 * c;
           T* dst = v + (a * 6 * stride + t) * c;
           const std::size_t e = stride * c;
-          winograd_bt<T>({r, r + c, r + 2 * c, r + 3 * c, r + 4 * c, r + 5 * c},
-                         {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, c);
+          winograd_rows<winograd_bt_op, T>({r, r + c, r + 2 * c, r + 3 * c, r + 4 * c, r + 5 * c},
+                                           {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, c);
         }
       }
 }
@@ -275,8 +148,9 @@ void winograd_output_transform(const conv_geometry& g, const T* m, std::size_t i
         for (std::size_t e = 0; e < 6; ++e) {
           const T* src = m + (e * tiles + t) * o;
           const std::size_t step = 6 * tiles * o;
-          winograd_at<T>({src, src + step, src + 2 * step, src + 3 * step, src + 4 * step, src + 5 * step},
-                         {tmp + e * o, tmp + (6 + e) * o, tmp + (12 + e) * o, tmp + (18 + e) * o}, o);
+          winograd_rows<winograd_at_op, T>(
+              {src, src + step, src + 2 * step, src + 3 * step, src + 4 * step, src + 5 * step},
+              {tmp + e * o, tmp + (6 + e) * o, tmp + (12 + e) * o, tmp + (18 + e) * o}, o);
         }
         for (std::size_t a = 0; a < 4; ++a) {
           const std::size_t i = 4 * ty + a;
@@ -285,7 +159,8 @@ void winograd_output_transform(const conv_geometry& g, const T* m, std::size_t i
             return i < g.oh && j < g.ow ? y + ((b * g.oh + i) * g.ow + j) * o : discard + q * o;
           };
           const T* r = tmp + a * 6 * o;
-          winograd_at<T>({r, r + o, r + 2 * o, r + 3 * o, r + 4 * o, r + 5 * o}, {out(0), out(1), out(2), out(3)}, o);
+          winograd_rows<winograd_at_op, T>({r, r + o, r + 2 * o, r + 3 * o, r + 4 * o, r + 5 * o},
+                                           {out(0), out(1), out(2), out(3)}, o);
         }
       }
 }
@@ -363,16 +238,16 @@ void winograd_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T
             return i < g.oh && j < g.ow ? dy + (((b0 + b) * g.oh + i) * g.ow + j) * o : zero;
           };
           for (std::size_t q = 0; q < 4; ++q)
-            winograd_a<T>({grad(0, q), grad(1, q), grad(2, q), grad(3, q)},
-                          {tmp + q * o, tmp + (4 + q) * o, tmp + (8 + q) * o, tmp + (12 + q) * o, tmp + (16 + q) * o,
-                           tmp + (20 + q) * o},
-                          o);
+            winograd_rows<winograd_a_op, T>({grad(0, q), grad(1, q), grad(2, q), grad(3, q)},
+                                            {tmp + q * o, tmp + (4 + q) * o, tmp + (8 + q) * o, tmp + (12 + q) * o,
+                                             tmp + (16 + q) * o, tmp + (20 + q) * o},
+                                            o);
           for (std::size_t i = 0; i < 6; ++i) {
             const T* r = tmp + i * 4 * o;
             T* dst = dm + (i * 6 * tiles + t) * o;
             const std::size_t e = tiles * o;
-            winograd_a<T>({r, r + o, r + 2 * o, r + 3 * o}, {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e},
-                          o);
+            winograd_rows<winograd_a_op, T>({r, r + o, r + 2 * o, r + 3 * o},
+                                            {dst, dst + e, dst + 2 * e, dst + 3 * e, dst + 4 * e, dst + 5 * e}, o);
           }
         }
     for (std::size_t e = 0; e < 36; ++e)
@@ -385,13 +260,15 @@ void winograd_backprop_filter(const conv_geometry& g, const T* x, const T* dy, T
     for (std::size_t e = 0; e < 6; ++e) {
       const T* src = du + (e * c + ch) * o;
       const std::size_t step = 6 * c * o;  // from transform row a to a + 1
-      winograd_gt<T>({src, src + step, src + 2 * step, src + 3 * step, src + 4 * step, src + 5 * step},
-                     {t + e * o, t + (6 + e) * o, t + (12 + e) * o}, o);
+      winograd_rows<winograd_gt_op, T>(
+          {src, src + step, src + 2 * step, src + 3 * step, src + 4 * step, src + 5 * step},
+          {t + e * o, t + (6 + e) * o, t + (12 + e) * o}, o);
     }
     for (std::size_t r = 0; r < 3; ++r) {
       const T* row = t + r * 6 * o;
-      winograd_gt<T>({row, row + o, row + 2 * o, row + 3 * o, row + 4 * o, row + 5 * o},
-                     {df + ((r * 3) * c + ch) * o, df + ((r * 3 + 1) * c + ch) * o, df + ((r * 3 + 2) * c + ch) * o}, o);
+      winograd_rows<winograd_gt_op, T>(
+          {row, row + o, row + 2 * o, row + 3 * o, row + 4 * o, row + 5 * o},
+          {df + ((r * 3) * c + ch) * o, df + ((r * 3 + 1) * c + ch) * o, df + ((r * 3 + 2) * c + ch) * o}, o);
     }
   }
 }
