@@ -68,6 +68,11 @@ set(TYPEFLOW_WARNING_FLAGS
 # GCC and Clang spellings (TYPEFLOW_SANITIZE is for those compilers).
 set(TYPEFLOW_SANITIZER_FLAGS
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# TYPEFLOW_SANITIZE_SKIP (cache, ""): UBSan checks left out, for a cheaper sanitizer build
+# (scripts/test.sh says which and why).
+if(TYPEFLOW_SANITIZE_SKIP)
+  list(APPEND TYPEFLOW_SANITIZER_FLAGS -fno-sanitize=${TYPEFLOW_SANITIZE_SKIP})
+endif()
 if(TYPEFLOW_SANITIZE_THREAD)
   if(TYPEFLOW_SANITIZE)
     message(FATAL_ERROR "TYPEFLOW_SANITIZE and TYPEFLOW_SANITIZE_THREAD cannot be combined: "
