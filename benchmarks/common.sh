@@ -25,8 +25,10 @@ install_missing_packages() {
 # AMD EPYC of family 26 (AVX-512), cblas_sgemm at 1 thread ran at 93-103 GFLOP/s with the
 # Haswell kernels and at 146-177 with the Cooperlake ones OpenBLAS picks by itself (the
 # GRU(128) step's shapes; benchmarks/RESULTS.md, "OpenBLAS's kernels").
-# PyTorch's oneDNN convolutions choose their instructions themselves, whatever the variable.
-# The scripts keep the environment as they find it; set OPENBLAS_CORETYPE to compare.
+# PyTorch's convolutions are oneDNN's, which choose their instructions themselves
+# (onednn_isa below) whatever OPENBLAS_CORETYPE says; ONEDNN_MAX_CPU_ISA=AVX2 holds them to
+# AVX2 as OPENBLAS_CORETYPE=Haswell holds OpenBLAS.
+# The scripts keep the environment as they find it; set both variables to compare.
 openblas_core() {
   local probe='import ctypes
 lib = ctypes.CDLL("libopenblas.so.0")
@@ -40,6 +42,19 @@ print(lib.openblas_get_corename().decode())'
   fi
   own=$(env -u OPENBLAS_CORETYPE /usr/bin/python3 -c "$probe" 2>/dev/null || echo '?')
   echo "$used (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE; OpenBLAS alone picks $own)"
+}
+
+# onednn_isa: the instruction set PyTorch's oneDNN primitives use in this environment
+# (ONEDNN_MAX_CPU_ISA caps it), as oneDNN's verbose mode names it: "Intel AVX2", or "Intel
+# AVX-512 with ... Intel AMX ..." on the 2026-12-07 machine when nothing caps it.
+onednn_isa() {
+  local probe='import torch, torch.nn.functional as F
+torch.set_num_threads(1)
+F.conv2d(torch.zeros(32, 1, 28, 28), torch.zeros(32, 1, 3, 3), padding=1)'
+  local isa
+  isa=$(ONEDNN_VERBOSE=1 DNNL_VERBOSE=1 OMP_WAIT_POLICY=PASSIVE /usr/bin/python3 -c "$probe" 2>/dev/null \
+          | sed -n 's/^onednn_verbose,info,cpu,isa://p' | head -1)
+  echo "${isa:-?}${ONEDNN_MAX_CPU_ISA:+ (ONEDNN_MAX_CPU_ISA=$ONEDNN_MAX_CPU_ISA)}"
 }
 
 # bench_pin: the CPU affinity of the measured processes, in the array `pin`, put before each

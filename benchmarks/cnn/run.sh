@@ -49,6 +49,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE
   echo "openblas=$(dpkg-query -W -f='${Version}' libopenblas0-pthread 2>/dev/null || echo '?')"
   echo "openblas_core=$(openblas_core)"
   echo "torch=$($python -c 'import torch; print(torch.__version__)')"
+  echo "onednn_isa=$(onednn_isa)"
   echo "commit=$(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include 2>/dev/null || echo ' (include/ modified)')"
   echo "steps=$steps"
   echo "pinned=$(pinning)"

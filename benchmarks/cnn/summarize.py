@@ -27,7 +27,7 @@ def main(out):
     med = lambda impl, f: statistics.median(f(rep[impl]) for rep in by_rep.values() if impl in rep)
 
     print(f"Measured {machine['date']} on {machine['cpu']} ({machine['nproc']} cores, shared), "
-          f"{machine['gxx']}, OpenBLAS {machine['openblas']} (kernel {machine.get('openblas_core', '?')}), PyTorch {machine['torch']}, "
+          f"{machine['gxx']}, OpenBLAS {machine['openblas']} (kernel {machine.get('openblas_core', '?')}), PyTorch {machine['torch']} (oneDNN: {machine.get('onednn_isa', '?')}), "
           f"commit {machine['commit']}; load average {machine['load_start']} at the start, "
           f"{machine.get('load_end', '?')} at the end. 1 thread, every measured process on "
           f"{machine.get('pinned', 'no CPU in particular (not pinned)')}; {machine['steps']} steps of 32 an epoch.")
