@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -125,10 +126,14 @@ constexpr bool static_shape_fits() {
 }
 
 /// "placeholder 'x'" or "node 'name'": the fed node, in feed errors.
+/// (Appended piece by piece: g++ 12 -O2 reports a false -Warray-bounds on `"literal" +
+/// std::string` here when the header is precompiled, inlining differently.)
 template <class N>
 std::string fed_node_label() {
-  const std::string what = named_node<N> ? std::string(name_of<N>()) : std::string(op_name_of<N>());
-  return (graph::is_placeholder_node<N>::value ? "placeholder '" : "node '") + what + "'";
+  std::string label(graph::is_placeholder_node<N>::value ? "placeholder '" : "node '");
+  label += named_node<N> ? name_of<N>() : op_name_of<N>();
+  label += '\'';
+  return label;
 }
 
 /// TensorFlow's error for a fed value whose shape does not fit node N's.
