@@ -18,6 +18,9 @@
 #             -ftemplate-depth=4096, with include/, tests/ and tests/support/)
 #   BENCH_CPU the CPU the compile runs on (0; "none": not pinned; benchmarks/common.sh)
 #   TOP       how many families to print (30)
+#   TUPLES    1: std::tuple's members (_Tuple_impl, _Head_base, get, __get_helper, tuple)
+#             counted by the family of their first typeflow element ("std::tuple of
+#             5train14grad_and_var_t"), not by member (0)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,6 +28,7 @@ root=$(cd "$here/../.." && pwd)
 src=${1:?usage: mangling.sh SOURCE (relative to the repository)}
 cxxflags=${CXXFLAGS:--std=c++20 -O1 -DNDEBUG -ftemplate-depth=4096 -I$root/include -I$root/tests -I$root/tests/support}
 top=${TOP:-30}
+tuples=${TUPLES:-0}
 cc1plus=$(g++ -print-prog-name=cc1plus)
 command -v perf > /dev/null || { echo "mangling.sh: needs perf (Debian package linux-perf)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "mangling.sh: perf probe needs root" >&2; exit 1; }
@@ -52,7 +56,7 @@ perf script -i "$work/probes.data" -F time,event,trace 2> /dev/null > "$work/pro
 # Pair each outermost mangle_decl with its return; the name is the one the target hook saw
 # between them. A family is the name up to its first template argument list.
 perl -e '
-  use strict; my $top = shift; my @stack; my (%t, %c, %l); my ($total, $n) = (0, 0);
+  use strict; my $top = shift; my $tuples = shift; my @stack; my (%t, %c, %l); my ($total, $n) = (0, 0);
   while (<>) {
     if (/^\s*([\d.]+):\s+probe_cc1plus:mangle_decl:/) { push @stack, [$1, "", 0]; }
     elsif (/probe_cc1plus:name: \S+ len=(\d+) (.*)/) {
@@ -64,6 +68,12 @@ perl -e '
       my $d = $1 - $e->[0]; $total += $d; $n++;
       (my $f = $e->[1]) =~ s/^(_Z+N?K?)12_GLOBAL__N_1/$1/;  # typeflow local to the unit (tu_local.hpp)
       $f =~ s/^(.*?\d+[A-Za-z_]\w*?)(I|E|C[12]|D[012]).*$/$1/;
+      if ($tuples && $e->[1] =~ /^_Z(NSt11_Tuple_impl|NSt10_Head_base|St3get|St12__get_helper|NSt5tuple)/) {
+        # std::tuple members, by the family of the first typeflow type they are named by.
+        ($f = $e->[1]) =~ s/_GLOBAL__N_1//g;
+        $f =~ s/^.*?N\d*8typeflow(.{0,60}).*$/std::tuple of $1/;
+        $f =~ s/^(std::tuple of (?:\d+[A-Za-z_]\w*?)+)(I|E).*$/$1/;
+      }
       $f = substr($f, 0, 70); $t{$f} += $d; $c{$f}++; $l{$f} += $e->[2];
     }
   }
@@ -71,4 +81,4 @@ perl -e '
   print "| family (mangled prefix) | seconds | share | names | total length |\n|---|---|---|---|---|\n";
   my @k = sort { $t{$b} <=> $t{$a} } keys %t; splice(@k, $top) if @k > $top;
   printf "| `%s` | %.2f | %.1f%% | %d | %.1f MB |\n", $_, $t{$_}, 100 * $t{$_} / $total, $c{$_}, $l{$_} / 1048576 for @k;
-' "$top" "$work/probes.txt"
+' "$top" "$tuples" "$work/probes.txt"
