@@ -183,6 +183,23 @@ void take_carried_definitions(definitions<S...>& into, const definitions<M...>& 
       }(),
       ...);
 }
+
+// What make_node takes from one of its arguments, a. A function of a's type and the
+// definitions', not of the node built: a lambda in make_node's fold was one closure per
+// argument, each named by make_node's whole signature (the node built and every argument),
+// 5.4% of the mangler's time in the two-bucket seq2seq port (benchmarks/RESULTS.md, "what
+// g++ names in the port at -O2").
+template <class... S, class A>
+constexpr void carry_from(definitions<S...>& into, const A& a) {
+  if constexpr (defined_node<A>) {
+    // A defined node's object built from its type (`K{}`) carries nothing.
+    if constexpr (definitions<S...>::template holds<A>) {
+      if (a.definition) take_own_definition<A>(into, a.definition);
+    }
+  } else if constexpr (!mp::mp_empty<carried_of<A>>::value) {
+    take_carried_definitions(into, a.defs);
+  }
+}
 }  // namespace core::detail
 
 /// Builds a node of type N from the objects it depends on (its inputs, the variables it
@@ -196,18 +213,7 @@ constexpr N make_node(const A&... args) {
                                                       : void()),
      ...);
   } else if constexpr (!mp::mp_empty<carried_of<N>>::value) {
-    (
-        [&] {
-          if constexpr (defined_node<A>) {
-            // A defined node's object built from its type (`K{}`) carries nothing.
-            if constexpr (decltype(n.defs)::template holds<A>) {
-              if (args.definition) core::detail::take_own_definition<A>(n.defs, args.definition);
-            }
-          } else if constexpr (!mp::mp_empty<carried_of<A>>::value) {
-            core::detail::take_carried_definitions(n.defs, args.defs);
-          }
-        }(),
-        ...);
+    (core::detail::carry_from(n.defs, args), ...);
   }
   return n;
 }
