@@ -51,16 +51,14 @@ struct context_traits<run_context<Session, Fetches, Fed, FeedTuple>> {
   using constant_source = typename session_detail::constant_source<defs, N>::type;
 };
 
-/// The address of each feed's value (run_env::feeds), and a null one after them.
-template <class... F>
-std::array<const void*, sizeof...(F) + 1> feed_addresses(const std::tuple<const F&...>& feeds) noexcept {
-  return std::apply(
-      [](const F&... f) {
-        return std::array<const void*, sizeof...(F) + 1>{static_cast<const void*>(std::addressof(f.value))...,
-                                                         nullptr};
-      },
-      feeds);
-}
+/// The address of each feed's value (run_env::feeds), and a null one after them, built
+/// where the run has the feeds, with no function named by their types. (A std::tuple of
+/// references to the feeds, taken apart by a function, was per feed a level of std::tuple
+/// named by the feeds after it: 3.6% of the mangler's time in the two-bucket seq2seq port,
+/// whose loops feed their bodies every step; benchmarks/RESULTS.md, "what g++ names in the
+/// port at -O2".)
+template <std::size_t Feeds>
+using feed_address_array = std::array<const void*, Feeds + 1>;
 
 }  // namespace session_detail
 
@@ -78,8 +76,9 @@ struct run_context {
       sizeof(buffers_type) <= 1024;
 
   Session& session;
-  const FeedTuple& feeds;
-  const void* const* feed_addresses;  // of each feed's value (session_detail::feed_addresses)
+  // Of each feed's value (session_detail::feed_address_array); FeedTuple, the feeds' types,
+  // is a type only: their values are reached through these.
+  const void* const* feed_addresses;
   // Of each of the session's variables and definitions (session_detail::state_addresses).
   void* const* variable_addresses;
   const void* const* definition_addresses;
@@ -211,16 +210,15 @@ template <class Session, class Fetches, class Fed, class FeedTuple>
 template <class Sub, class F, class... Feeds>
 void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Feeds&... feeds) {
   using fed = mp::mp_list<typename Feeds::node_type...>;
-  using feed_tuple = std::tuple<const Feeds&...>;
-  using sub_t = run_context<Session, Sub, fed, feed_tuple>;
+  using sub_t = run_context<Session, Sub, fed, std::tuple<const Feeds&...>>;
   using plan = typename sub_t::plan;
   using buffers_t = typename sub_t::buffers_type;
-  const feed_tuple feed_refs(feeds...);
-  const auto feed_addresses = session_detail::feed_addresses(feed_refs);
+  const session_detail::feed_address_array<sizeof...(Feeds)> feed_addresses{
+      static_cast<const void*>(std::addressof(feeds.value))..., nullptr};
   const session_detail::state_addresses<typename Session::var_storage> addresses(*session.vars_);
   const typename sub_t::extra_definitions extra{};
   auto go = [&](buffers_t& bufs) {
-    sub_t ctx{session, feed_refs, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
+    sub_t ctx{session, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
               bufs, &extra};
     auto env = ctx.env();
     session_detail::run_steps(env, typename plan::steps{});

@@ -313,8 +313,8 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     using plan = typename ctx_t::plan;
     using sources = mp::mp_transform<plan::template source, fetches>;
     using results = mp::mp_transform<fetch_result_t, typename session_detail::fetches_of<Fetch>::type>;
-    const feed_tuple feed_refs(feeds...);
-    const auto feed_addresses = session_detail::feed_addresses(feed_refs);
+    const session_detail::feed_address_array<sizeof...(Feeds)> feed_addresses{
+        static_cast<const void*>(std::addressof(feeds.value))..., nullptr};
     const session_detail::state_addresses<typename std::remove_const_t<Self>::var_storage> addresses(*self.vars_);
     const auto extra = session_detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
     // Steps and fetches go through env (detail functions named by short types), not
@@ -322,21 +322,21 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     if constexpr (ctx_t::small_plan) {
       // Small plans (scalar graphs) live on the stack: no lookup, nothing to keep.
       buffers_type bufs{};
-      ctx_t ctx{self, feed_refs, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
+      ctx_t ctx{self, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
                 bufs, &extra};
       auto env = ctx.env();
       session_detail::run_steps(env, typename plan::steps{});
       return session_detail::collect<Fetch>(env, sources{}, results{});
     } else if constexpr (std::is_const_v<Self>) {
       const session_detail::plan_pools::lease<buffers_type> lease(*self.plans_, session_detail::plan_id<ctx_t>);
-      ctx_t ctx{self, feed_refs, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
+      ctx_t ctx{self, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
                 lease.get(), &extra};
       auto env = ctx.env();
       session_detail::run_steps(env, typename plan::steps{});
       return session_detail::collect<Fetch>(env, sources{}, results{});
     } else {
       auto& bufs = self.plans_->template own<buffers_type>(session_detail::plan_id<ctx_t>);
-      ctx_t ctx{self, feed_refs, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
+      ctx_t ctx{self, feed_addresses.data(), addresses.variables.data(), addresses.definitions.data(),
                 bufs, &extra};
       auto env = ctx.env();
       session_detail::run_steps(env, typename plan::steps{});
