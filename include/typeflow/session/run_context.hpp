@@ -51,14 +51,16 @@ struct context_traits<run_context<Session, Fetches, Fed, FeedTuple>> {
   using constant_source = typename session_detail::constant_source<defs, N>::type;
 };
 
-/// The address of each feed's value (run_env::feeds), and a null one after them, built
-/// where the run has the feeds, with no function named by their types. (A std::tuple of
-/// references to the feeds, taken apart by a function, was per feed a level of std::tuple
-/// named by the feeds after it: 3.6% of the mangler's time in the two-bucket seq2seq port,
-/// whose loops feed their bodies every step; benchmarks/RESULTS.md, "what g++ names in the
-/// port at -O2".)
-template <std::size_t Feeds>
-using feed_address_array = std::array<const void*, Feeds + 1>;
+/// The address of each feed's value (run_env::feeds), and a null one after them. Taken
+/// from the feeds themselves: a function of them spells each feed's type once. (Taken from
+/// a std::tuple of references to the feeds, each level of the tuple was a function named
+/// by the feeds after it: 3.6% of the mangler's time in the two-bucket seq2seq port, whose
+/// loops feed their bodies every step; benchmarks/RESULTS.md, "what g++ names in the port
+/// at -O2".)
+template <class... F>
+std::array<const void*, sizeof...(F) + 1> feed_addresses(const F&... feeds) noexcept {
+  return {static_cast<const void*>(std::addressof(feeds.value))..., nullptr};
+}
 
 }  // namespace session_detail
 
@@ -76,7 +78,7 @@ struct run_context {
       sizeof(buffers_type) <= 1024;
 
   Session& session;
-  // Of each feed's value (session_detail::feed_address_array); FeedTuple, the feeds' types,
+  // Of each feed's value (session_detail::feed_addresses); FeedTuple, the feeds' types,
   // is a type only: their values are reached through these.
   const void* const* feed_addresses;
   // Of each of the session's variables and definitions (session_detail::state_addresses).
@@ -213,8 +215,7 @@ void run_context<Session, Fetches, Fed, FeedTuple>::run_subgraph(F&& f, const Fe
   using sub_t = run_context<Session, Sub, fed, std::tuple<const Feeds&...>>;
   using plan = typename sub_t::plan;
   using buffers_t = typename sub_t::buffers_type;
-  const session_detail::feed_address_array<sizeof...(Feeds)> feed_addresses{
-      static_cast<const void*>(std::addressof(feeds.value))..., nullptr};
+  const auto feed_addresses = session_detail::feed_addresses(feeds...);
   const session_detail::state_addresses<typename Session::var_storage> addresses(*session.vars_);
   const typename sub_t::extra_definitions extra{};
   auto go = [&](buffers_t& bufs) {

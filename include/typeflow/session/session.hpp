@@ -313,8 +313,7 @@ inline auto session<Roots...>::run_impl(Self& self, const Fetch& f, const Feeds&
     using plan = typename ctx_t::plan;
     using sources = mp::mp_transform<plan::template source, fetches>;
     using results = mp::mp_transform<fetch_result_t, typename session_detail::fetches_of<Fetch>::type>;
-    const session_detail::feed_address_array<sizeof...(Feeds)> feed_addresses{
-        static_cast<const void*>(std::addressof(feeds.value))..., nullptr};
+    const auto feed_addresses = session_detail::feed_addresses(feeds...);
     const session_detail::state_addresses<typename std::remove_const_t<Self>::var_storage> addresses(*self.vars_);
     const auto extra = session_detail::fetch_definitions<typename ctx_t::extra_definitions>(f);
     // Steps and fetches go through env (detail functions named by short types), not
