@@ -1,0 +1,86 @@
+// A scope is a type, one component a level (ops/scope.hpp): the scoped ops of one scope and
+// of the scopes nested in it share its path in the mangled names of the functions named by
+// them, instead of spelling its string again at each op (docs/ARCHITECTURE.md, "Compile
+// time in large graphs").
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+
+#include <typeflow/typeflow.hpp>
+
+namespace tf = typeflow;
+namespace od = typeflow::ops::detail;
+
+namespace {
+template <class N>
+constexpr std::string_view scope_of() {
+  return N::scope.view();
+}
+
+// How many times the characters of s appear, one after another, in a mangled name (the
+// Itanium ABI's spelling of a string template argument: "Lc97E" for 'a').
+std::size_t spelled(const std::string& mangled, std::string_view s) {
+  std::string chars;
+  for (char c : s) chars += "Lc" + std::to_string(int(c)) + "E";
+  std::size_t n = 0;
+  for (auto at = mangled.find(chars); at != std::string::npos; at = mangled.find(chars, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a scope's path is a type, one component a level, and spells its string again") {
+  using abc = od::scope_path_of<"a/bb/ccc">::type;
+  static_assert(std::is_same_v<abc, od::scope_path<od::scope_path<od::scope_path<od::root_scope, "a">, "bb">, "ccc">>);
+  static_assert(std::string_view(abc::value) == "a/bb/ccc");
+  static_assert(std::is_same_v<od::scope_path_of<"layer1">::type, od::scope_path<od::root_scope, "layer1">>);
+  // Scopes a split would not give back stay whole: a leading slash; empty components do
+  // come back.
+  static_assert(std::string_view(od::scope_path_of<"/a">::type::value) == "/a");
+  static_assert(std::string_view(od::scope_path_of<"a//b">::type::value) == "a//b");
+  static_assert(std::string_view(od::scope_path_of<"a/">::type::value) == "a/");
+  CHECK(std::string_view(abc::value) == "a/bb/ccc");
+}
+
+TEST_CASE("scoped ops keep their scope's name, their value and their gradient") {
+  auto x = tf::placeholder<"x", float, tf::shape<2>>();
+  constexpr auto s = tf::name_scope<"encoder/rnn">{}.scope<"cell_0">();
+  auto y = s(tf::exp(x) * x + x);
+  using Y = decltype(y);
+  static_assert(scope_of<Y>() == "encoder/rnn/cell_0");
+  // The op and its anonymous inputs are placed in the scope: the same path type.
+  using path = od::scope_path_of<"encoder/rnn/cell_0">::type;
+  using mul = typeflow::mp::mp_front<typeflow::inputs_of<Y>>;
+  static_assert(std::is_base_of_v<od::scope_info<path>, Y> && std::is_base_of_v<od::scope_info<path>, mul>);
+  static_assert(std::is_same_v<typeflow::mp::mp_back<typeflow::inputs_of<Y>>, decltype(x)>);
+  auto g = tf::gradients(tf::reduce_sum(y), x);
+  tf::session sess(y, std::get<0>(g));
+  xt::xtensor_fixed<float, xt::xshape<2>> v{0.5f, -1.0f};
+  auto [yv, gv] = sess.run(tf::fetch(y, std::get<0>(g)), tf::feed(x, v));
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(yv(i) == doctest::Approx(std::exp(v(i)) * v(i) + v(i)));
+    CHECK(gv(i) == doctest::Approx(std::exp(v(i)) * v(i) + std::exp(v(i)) + 1.0f));  // d/dx (e^x x + x)
+  }
+  // The graph's description names the ops in their scope, as TensorFlow does.
+  const auto graph = tf::describe_graph(y);
+  bool scoped_mul = false;
+  for (const auto& n : graph.nodes) scoped_mul = scoped_mul || n.name.rfind("encoder/rnn/cell_0/mul", 0) == 0;
+  CHECK(scoped_mul);
+}
+
+#if defined(__GXX_ABI_VERSION)
+TEST_CASE("a type with several ops of one scope spells the scope once") {
+  auto x = tf::placeholder<"x", float, tf::shape<2>>();
+  constexpr auto outer = tf::name_scope<"embedding_attention_seq2seq">{};
+  constexpr auto gates = outer.scope<"gates">();
+  constexpr auto candidate = outer.scope<"candidate">();
+  auto y = candidate(tf::tanh(gates(tf::sigmoid(tf::exp(x) * x)) * x) + x);
+  const std::string mangled = typeid(decltype(y)).name();
+  CHECK(spelled(mangled, "gates") == 1);
+  CHECK(spelled(mangled, "candidate") == 1);
+  CHECK(spelled(mangled, "embedding_attention_seq2seq") == 1);  // the scopes' shared parent
+}
+#endif
