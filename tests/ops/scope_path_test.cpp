@@ -1,7 +1,7 @@
-// A scope is a type, one component a level (ops/scope.hpp): the scoped ops of one scope and
-// of the scopes nested in it share its path in the mangled names of the functions named by
-// them, instead of spelling its string again at each op (docs/ARCHITECTURE.md, "Compile
-// time in large graphs").
+// Names are types, one component a level (name_path, core/fixed_string.hpp): the named
+// nodes and the scoped ops of one scope, and of the scopes nested in it, share its path in
+// the mangled names of the functions named by them, instead of spelling its string again at
+// each node (docs/ARCHITECTURE.md, "Compile time in large graphs").
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -32,17 +32,36 @@ std::size_t spelled(const std::string& mangled, std::string_view s) {
 }
 }  // namespace
 
-TEST_CASE("a scope's path is a type, one component a level, and spells its string again") {
-  using abc = od::scope_path_of<"a/bb/ccc">::type;
-  static_assert(std::is_same_v<abc, od::scope_path<od::scope_path<od::scope_path<od::root_scope, "a">, "bb">, "ccc">>);
+TEST_CASE("a name is a type, one component a level, and spells its string again") {
+  using abc = tf::name_path_t<"a/bb/ccc">;
+  static_assert(std::is_same_v<abc, tf::name_path<tf::name_path<tf::name_path<void, "a">, "bb">, "ccc">>);
   static_assert(std::string_view(abc::value) == "a/bb/ccc");
-  static_assert(std::is_same_v<od::scope_path_of<"layer1">::type, od::scope_path<od::root_scope, "layer1">>);
-  // Scopes a split would not give back stay whole: a leading slash; empty components do
+  static_assert(std::is_same_v<tf::name_path_t<"layer1">, tf::name_path<void, "layer1">>);
+  // Names a split would not give back stay whole: a leading slash; empty components do
   // come back.
-  static_assert(std::string_view(od::scope_path_of<"/a">::type::value) == "/a");
-  static_assert(std::string_view(od::scope_path_of<"a//b">::type::value) == "a//b");
-  static_assert(std::string_view(od::scope_path_of<"a/">::type::value) == "a/");
+  static_assert(std::is_same_v<tf::name_path_t<"/a">, tf::name_path<void, "/a">>);
+  static_assert(std::string_view(tf::name_path_t<"a//b">::value) == "a//b");
+  static_assert(std::string_view(tf::name_path_t<"a/">::value) == "a/");
   CHECK(std::string_view(abc::value) == "a/bb/ccc");
+}
+
+TEST_CASE("named nodes hold their names as paths, and say them as strings") {
+  auto w = tf::variable<"enc/cell/kernel", float, tf::shape<2>>();
+  auto x = tf::placeholder<"enc/x", float, tf::shape<2>>();
+  auto c = tf::constant<"enc/table">(xt::xtensor_fixed<float, xt::xshape<2>>{1.0f, 2.0f});
+  static_assert(std::is_same_v<decltype(w), tf::named_variable<tf::name_path_t<"enc/cell/kernel">, float, tf::shape<2>, tf::init::fixed<tf::init::default_for<float>::value>>>);
+  static_assert(std::is_same_v<decltype(x), tf::placeholder_node<"enc/x", float, tf::shape<2>>>);
+  static_assert(decltype(w)::name == tf::fixed_string("enc/cell/kernel"));
+  static_assert(decltype(x)::name == tf::fixed_string("enc/x"));
+  static_assert(decltype(c)::name == tf::fixed_string("enc/table"));
+  static_assert(tf::is_trainable_v<decltype(w)> &&
+                !tf::is_trainable_v<tf::variable_node<"enc/step", std::int64_t, tf::scalar, tf::init::not_trainable<tf::init::fixed<tf::init::zeros()>>>>);
+  tf::session sess(w * x + c);
+  sess.initialize_all();
+  auto y = sess.run(w * x + c, tf::feed(x, xt::xtensor_fixed<float, xt::xshape<2>>{3.0f, 4.0f}));
+  const auto wv = sess.run(w);
+  CHECK(y(0) == doctest::Approx(wv(0) * 3.0f + 1.0f));
+  CHECK(y(1) == doctest::Approx(wv(1) * 4.0f + 2.0f));
 }
 
 TEST_CASE("scoped ops keep their scope's name, their value and their gradient") {
@@ -52,7 +71,7 @@ TEST_CASE("scoped ops keep their scope's name, their value and their gradient") 
   using Y = decltype(y);
   static_assert(scope_of<Y>() == "encoder/rnn/cell_0");
   // The op and its anonymous inputs are placed in the scope: the same path type.
-  using path = od::scope_path_of<"encoder/rnn/cell_0">::type;
+  using path = tf::name_path_t<"encoder/rnn/cell_0">;
   using mul = typeflow::mp::mp_front<typeflow::inputs_of<Y>>;
   static_assert(std::is_base_of_v<od::scope_info<path>, Y> && std::is_base_of_v<od::scope_info<path>, mul>);
   static_assert(std::is_same_v<typeflow::mp::mp_back<typeflow::inputs_of<Y>>, decltype(x)>);
@@ -72,15 +91,18 @@ TEST_CASE("scoped ops keep their scope's name, their value and their gradient") 
 }
 
 #if defined(__GXX_ABI_VERSION)
-TEST_CASE("a type with several ops of one scope spells the scope once") {
+TEST_CASE("a type with several ops and variables of one scope spells the scope once") {
   auto x = tf::placeholder<"x", float, tf::shape<2>>();
   constexpr auto outer = tf::name_scope<"embedding_attention_seq2seq">{};
   constexpr auto gates = outer.scope<"gates">();
   constexpr auto candidate = outer.scope<"candidate">();
-  auto y = candidate(tf::tanh(gates(tf::sigmoid(tf::exp(x) * x)) * x) + x);
+  auto kernel = gates.variable<"kernel", float, tf::shape<2>>();
+  auto bias = gates.variable<"bias", float, tf::shape<2>>();
+  auto y = candidate(tf::tanh(gates(tf::sigmoid(tf::exp(x) * kernel + bias)) * x) + x);
   const std::string mangled = typeid(decltype(y)).name();
   CHECK(spelled(mangled, "gates") == 1);
   CHECK(spelled(mangled, "candidate") == 1);
   CHECK(spelled(mangled, "embedding_attention_seq2seq") == 1);  // the scopes' shared parent
+  CHECK(spelled(mangled, "kernel") == 1);
 }
 #endif

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace typeflow {
 
@@ -45,6 +46,53 @@ constexpr auto join_names() {
     return out;
   }
 }
+
+/// A name as a type, one component a level: "a/b/c" is
+/// name_path<name_path<name_path<void, "a">, "b">, "c"> (name_path_t<"a/b/c">), and `value`
+/// is the name again. Named nodes and scoped ops hold their names so
+/// (placeholder_node<"x", T, S> is named_placeholder<name_path_t<"x">, T, S>): a string
+/// template argument is spelled out, a character at a time, at each use in a mangled name,
+/// where a type used twice in one name is spelled once and then referred to; names that
+/// share a scope then share its components (docs/ARCHITECTURE.md, "Compile time in large
+/// graphs").
+template <class Parent, fixed_string Leaf>
+struct name_path {
+  static constexpr auto value = join_names<Parent::value, Leaf>();
+};
+template <fixed_string Leaf>
+struct name_path<void, Leaf> {
+  static constexpr auto value = Leaf;
+};
+
+namespace core::detail {
+template <fixed_string S, std::size_t Begin, std::size_t End>
+constexpr auto substring() {
+  fixed_string<End - Begin + 1> out{};
+  for (std::size_t i = Begin; i < End; ++i) out.data[i - Begin] = S.data[i];
+  return out;
+}
+template <fixed_string S>
+constexpr std::size_t last_slash() {  // S.size() when S has none
+  for (std::size_t i = S.size(); i-- > 0;)
+    if (S.data[i] == '/') return i;
+  return S.size();
+}
+template <fixed_string S, bool Nested = (last_slash<S>() < S.size())>
+struct name_path_of {
+  using type = name_path<void, S>;
+};
+template <fixed_string S>
+struct name_path_of<S, true> {
+  static constexpr std::size_t slash = last_slash<S>();
+  using split = name_path<typename name_path_of<substring<S, 0, slash>()>::type, substring<S, slash + 1, S.size()>()>;
+  // A name the components do not spell again ("/a": join_names drops an empty prefix)
+  // stays one component.
+  using type = std::conditional_t<split::value == S, split, name_path<void, S>>;
+};
+}  // namespace core::detail
+
+template <fixed_string S>
+using name_path_t = typename core::detail::name_path_of<S>::type;
 
 /// The number of decimal digits of v.
 constexpr std::size_t decimal_digits(unsigned long long v) { return v < 10 ? 1 : 1 + decimal_digits(v / 10); }

@@ -43,9 +43,12 @@ constexpr literal_node<V, T> constant() {
 
 /// A named constant tensor: `constant<"table">(values)`. Its values are its definition,
 /// shared (immutable) by the node objects that reach it and the sessions that hold it.
-template <fixed_string Name, element_type T, shape_type S>
-struct named_constant_node : node_facade<T, S, node_kind::leaf>, op_info<"Const", false> {
-  static constexpr auto name = Name;
+///
+/// Its name is the path Name (name_path_t<"table">, core/fixed_string.hpp); written
+/// named_constant_node<"table", T, S>.
+template <class Name, element_type T, shape_type S>
+struct named_constant : node_facade<T, S, node_kind::leaf>, op_info<"Const", false> {
+  static constexpr auto name = Name::value;
   static constexpr bool is_named_constant = true;
   using storage_type = storage_t<T, S>;
   using definition_type = std::shared_ptr<const storage_type>;
@@ -58,13 +61,15 @@ struct named_constant_node : node_facade<T, S, node_kind::leaf>, op_info<"Const"
       return std::make_shared<const storage_type>(static_cast<T>(values));
     } else {
       if (!shape_matches<S>(runtime_shape(values)))
-        throw invalid_argument_error("Constant " + std::string(Name.view()) + " has shape " +
+        throw invalid_argument_error("Constant " + std::string(name.view()) + " has shape " +
                                      shape_string<S>() + " but its values have shape " +
                                      shape_string(runtime_shape(values)));
       return std::make_shared<const storage_type>(values);
     }
   }
 };
+template <fixed_string Name, element_type T, shape_type S>
+using named_constant_node = named_constant<name_path_t<Name>, T, S>;
 
 namespace ops::detail {
 template <class E>

@@ -36,47 +36,6 @@ struct scoped_gradient<Self, Op> {
   template <std::size_t K, class G>
   using type = typename with_inputs<inputs_of<Op>>::template type<K, G>;
 };
-}  // namespace ops::detail
-
-namespace ops::detail {
-/// A scope's path as a type, one component a level: "a/b/c" is
-/// scope_path<scope_path<scope_path<root_scope, "a">, "b">, "c">. The scoped ops of one
-/// scope, and the scopes nested in it, then share its path the way types are shared in a
-/// function's mangled name (spelled once, then referred to), where a string argument is
-/// spelled out at each use: in a seq2seq model's names, 22 KB of each 52 KB name were its
-/// scopes written out again (docs/ARCHITECTURE.md, "Compile time in large graphs").
-struct root_scope {
-  static constexpr fixed_string<1> value{};
-};
-template <class Parent, fixed_string Leaf>
-struct scope_path {
-  static constexpr auto value = join_names<Parent::value, Leaf>();
-};
-
-template <fixed_string S, std::size_t Begin, std::size_t End>
-constexpr auto substring() {
-  fixed_string<End - Begin + 1> out{};
-  for (std::size_t i = Begin; i < End; ++i) out.data[i - Begin] = S.data[i];
-  return out;
-}
-template <fixed_string S>
-constexpr std::size_t last_slash() {  // S.size() when S has none
-  for (std::size_t i = S.size(); i-- > 0;)
-    if (S.data[i] == '/') return i;
-  return S.size();
-}
-template <fixed_string S, bool Nested = (last_slash<S>() < S.size())>
-struct scope_path_of {
-  using type = scope_path<root_scope, S>;
-};
-template <fixed_string S>
-struct scope_path_of<S, true> {
-  static constexpr std::size_t slash = last_slash<S>();
-  using split = scope_path<typename scope_path_of<substring<S, 0, slash>()>::type, substring<S, slash + 1, S.size()>()>;
-  // A scope the components do not spell again ("/a": join_names drops an empty prefix)
-  // stays one component.
-  using type = mp::mp_if_c<split::value == S, split, scope_path<root_scope, S>>;
-};
 
 /// What a scoped op says of its scope, in a base named by the scope alone.
 template <class Path>
@@ -85,8 +44,11 @@ struct scope_info {
 };
 }  // namespace ops::detail
 
-/// An anonymous op placed in the scope whose path is Path: evaluates as Op, is named
-/// "<scope>/<op_name>_k". Written scoped_node<"layer1", Op>.
+/// An anonymous op placed in the scope whose path is Path (name_path_t<"layer1">,
+/// core/fixed_string.hpp): evaluates as Op, is named "<scope>/<op_name>_k". Written
+/// scoped_node<"layer1", Op>. The ops of one scope, and the scopes nested in it, share the
+/// scope's components in a mangled name: in a seq2seq model's, the GRU scopes' strings had
+/// been 22 KB of each 52 KB name (docs/ARCHITECTURE.md, "Compile time in large graphs").
 template <class Path, class Op>
 struct scoped_op_node : Op, ops::detail::scope_info<Path> {
   using ops::detail::scope_info<Path>::scope;
@@ -96,7 +58,7 @@ struct scoped_op_node : Op, ops::detail::scope_info<Path> {
   using gradient = typename ops::detail::scoped_gradient<scoped_op_node, Op>::template type<K, G>;
 };
 template <fixed_string Scope, class Op>
-using scoped_node = scoped_op_node<typename ops::detail::scope_path_of<Scope>::type, Op>;
+using scoped_node = scoped_op_node<name_path_t<Scope>, Op>;
 
 namespace ops::detail {
 template <fixed_string Scope, class N>

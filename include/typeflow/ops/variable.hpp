@@ -63,17 +63,22 @@ struct initializer_source_of<init::not_trainable<Source>> {
 /// init::value_of<C>, init::like<V>, or one of these in init::not_trainable<...>): the
 /// initializer is part of the variable's type, or, for init::run_time, its object's
 /// definition. Its value lives in each session whose graph reaches it.
-template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
-struct variable_node : node_facade<T, S, node_kind::leaf>,
+///
+/// Its name is the path Name (name_path_t<"w">, core/fixed_string.hpp); written
+/// variable_node<"w", T, S, Init>.
+template <class Name, element_type T, shape_type S, class Init = init::default_for<T>>
+struct named_variable : node_facade<T, S, node_kind::leaf>,
                        op_info<"VariableV2", false>,
                        ops::detail::variable_definition<Init> {
   static_assert(S::is_static,
                 "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
                 "tf.get_variable does");
-  static constexpr auto name = Name;
+  static constexpr auto name = Name::value;
   static constexpr bool is_variable = true;
   using initializer_source = typename ops::detail::initializer_source_of<Init>::type;
 };
+template <fixed_string Name, element_type T, shape_type S, class Init = init::default_for<T>>
+using variable_node = named_variable<name_path_t<Name>, T, S, Init>;
 
 /// Whether V is a trainable variable (TensorFlow's `trainable`): what optimizers'
 /// minimize(loss) and compute_gradients(loss) update when given no var_list. A variable is,
@@ -82,8 +87,8 @@ struct variable_node : node_facade<T, S, node_kind::leaf>,
 /// not a variable is not. Gradients do not ask: tf::gradients(loss, v) is v's either way.
 template <class V>
 struct is_trainable : std::bool_constant<variable_node_type<V> && !hidden_state_node<V>> {};
-template <fixed_string Name, element_type T, shape_type S, class Source>
-struct is_trainable<variable_node<Name, T, S, init::not_trainable<Source>>> : std::false_type {};
+template <class Name, element_type T, shape_type S, class Source>
+struct is_trainable<named_variable<Name, T, S, init::not_trainable<Source>>> : std::false_type {};
 template <class V>
 inline constexpr bool is_trainable_v = is_trainable<V>::value;
 
