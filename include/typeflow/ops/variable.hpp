@@ -68,8 +68,8 @@ struct initializer_source_of<init::not_trainable<Source>> {
 /// variable_node<"w", T, S, Init>.
 template <class Name, element_type T, shape_type S, class Init = init::default_for<T>>
 struct named_variable : node_facade<T, S, node_kind::leaf>,
-                       op_info<"VariableV2", false>,
-                       ops::detail::variable_definition<Init> {
+                        op_info<"VariableV2", false>,
+                        ops::detail::variable_definition<Init> {
   static_assert(S::is_static,
                 "typeflow::variable needs a fully defined shape (no typeflow::dyn), as "
                 "tf.get_variable does");
