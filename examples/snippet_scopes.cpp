@@ -56,6 +56,22 @@ int main() {
   static_assert(std::is_same_v<decltype(model(encoder(a * b))), decltype(encoder(a * b))>);
   // [/snippet identity]
 
+  // [snippet paths]
+  // A name is held as a type, one component a level; N::name is the string.
+  static_assert(std::is_same_v<tf::name_path_t<"model/encoder/w">,
+                               tf::name_path<tf::name_path<tf::name_path<void, "model">, "encoder">, "w">>);
+  static_assert(tf::name_path_t<"model/encoder/w">::value == tf::fixed_string("model/encoder/w"));
+  static_assert(std::is_same_v<decltype(x), tf::named_placeholder<tf::name_path_t<"model/x">, float,
+                                                                  tf::shape<tf::dyn, 3>>>);
+  static_assert(std::is_same_v<decltype(w), tf::variable_node<"model/encoder/w", float, tf::shape<3, 3>,
+                                                              tf::init::run_time>>);
+  static_assert(std::is_same_v<decltype(offset), tf::named_constant<tf::name_path_t<"model/encoder/offset">,
+                                                                     float, tf::shape<tf::dyn>>>);
+  static_assert(std::is_same_v<decltype(encoder(a * b)),
+                               tf::scoped_op_node<tf::name_path_t<"model/encoder">, decltype(a * b)>>);
+  static_assert(decltype(encoder(a * b))::scope == tf::fixed_string("model/encoder"));
+  // [/snippet paths]
+
   // [snippet reuse_layer]
   auto input = tf::placeholder<"input", float, tf::shape<tf::dyn, 3>>();
   auto hidden = linear_layer(tf::name_scope<"layer1">{}, input);

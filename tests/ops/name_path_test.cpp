@@ -45,6 +45,19 @@ TEST_CASE("a name is a type, one component a level, and spells its string again"
   CHECK(std::string_view(abc::value) == "a/bb/ccc");
 }
 
+// The aliases name the types; a function deduces a name from the class, not the alias
+// (docs/reference/scopes.md, "Names as types").
+template <tf::fixed_string N, class T, class S>
+constexpr bool through_alias(tf::placeholder_node<N, T, S>) { return true; }
+template <class Name, class T, class S>
+constexpr bool through_class(tf::named_placeholder<Name, T, S>) { return true; }
+template <class P>
+concept deduced_through_alias = requires(P p) { through_alias(p); };
+template <class P>
+concept deduced_through_class = requires(P p) { through_class(p); };
+static_assert(!deduced_through_alias<tf::placeholder_node<"enc/x", float, tf::shape<2>>>);
+static_assert(deduced_through_class<tf::placeholder_node<"enc/x", float, tf::shape<2>>>);
+
 TEST_CASE("named nodes hold their names as paths, and say them as strings") {
   auto w = tf::variable<"enc/cell/kernel", float, tf::shape<2>>();
   auto x = tf::placeholder<"enc/x", float, tf::shape<2>>();
